@@ -1,0 +1,1 @@
+"""Configuration: pydantic schema and the shipped TOML files (games, tables, broker)."""

@@ -1,0 +1,437 @@
+/*
+ * controller._handeval: the compiled kernel of tablectl's poker hand evaluator.
+ *
+ * Pure computation, no I/O. Python's controller/hands.py is the public API and holds
+ * an independent pure-Python reference of the same strength encoding; the tests hold
+ * the two (and outside evaluators) against each other.
+ *
+ * Cards are the compact codes of controller/cards.py: card = rank * 4 + suit, rank 0
+ * (deuce) to 12 (ace), suit 0..3.
+ *
+ * Method. A hand of 5 to 7 cards is one 64-bit mask, suit-major: bit 16 * suit + rank.
+ * Its four 13-bit suit chunks give, bit-parallel and without any serial dependency,
+ * the rank masks m1 (ranks held at least once), m2 (at least twice), m3 and m4. With at
+ * most seven cards a flush rules out quads and full houses, so one flush test, then the
+ * masks, name the category; the tie-break is read straight off the masks through small
+ * tables (the highest n ranks of a mask).
+ *
+ * Strength encoding (shared with the Python reference, bit for bit):
+ *     strength = level(category) << 26 | primary << 13 | secondary
+ * where primary and secondary are 13-bit rank masks (for example quads: the quad
+ * rank, then the kicker; two pair: both pair ranks, then the kicker; flush: the five
+ * ranks). Within one category the masks have fixed bit counts, so comparing them as
+ * integers compares the ranks from the highest down: a higher strength is a better
+ * hand, equal strengths are a tie.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    K_HIGH_CARD = 0,
+    K_PAIR,
+    K_TWO_PAIR,
+    K_THREE_OF_A_KIND,
+    K_STRAIGHT,
+    K_FLUSH,
+    K_FULL_HOUSE,
+    K_FOUR_OF_A_KIND,
+    K_STRAIGHT_FLUSH,
+    K_ROYAL_FLUSH,
+    N_KINDS
+};
+
+#define N_RANKINGS 2 /* 0: standard, 1: Triple Action (flush above quads, ace high only) */
+
+/* level of each category in each ranking: the top bits of a strength */
+static const uint32_t LEVEL[N_RANKINGS][N_KINDS] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+    {0, 1, 2, 3, 4, 7, 5, 6, 8, 9},
+};
+
+static int8_t STRAIGHT_HIGH[N_RANKINGS][1 << 13]; /* highest rank of the best straight, or -1 */
+static uint8_t POPCOUNT13[1 << 13];
+static uint16_t TOP2[1 << 13], TOP3[1 << 13], TOP5[1 << 13]; /* the highest n ranks of a mask */
+/* the bit of each card number in a hand mask; 0 past 51, so a bad number shows as a lost card */
+static uint64_t CARD_BIT[256];
+
+static PyObject *InvalidHand;  /* controller.errors.InvalidHand */
+static PyObject *UnknownName;  /* controller.errors.UnknownName */
+
+static const char RANK_CHARS[] = "23456789TJQKA";
+static const char SUIT_CHARS[] = "CDHS";
+
+static uint16_t top_bits(uint32_t mask, int n)
+{
+    while (__builtin_popcount(mask) > n)
+        mask &= mask - 1; /* drop the lowest rank */
+    return (uint16_t)mask;
+}
+
+static void build_tables(void)
+{
+    for (unsigned card = 0; card < 52; card++)
+        CARD_BIT[card] = 1ull << (16 * (card & 3u) + (card >> 2));
+    for (uint32_t mask = 0; mask < (1u << 13); mask++) {
+        POPCOUNT13[mask] = (uint8_t)__builtin_popcount(mask);
+        TOP2[mask] = top_bits(mask, 2);
+        TOP3[mask] = top_bits(mask, 3);
+        TOP5[mask] = top_bits(mask, 5);
+        for (int ranking = 0; ranking < N_RANKINGS; ranking++) {
+            int8_t high = -1;
+            for (int top = 12; top >= 4; top--) {
+                uint32_t run = 0x1Fu << (top - 4);
+                if ((mask & run) == run) {
+                    high = (int8_t)top;
+                    break;
+                }
+            }
+            /* the wheel A-2-3-4-5, a five-high straight, exists only where the ace plays low */
+            if (high < 0 && ranking == 0 && (mask & 0x100Fu) == 0x100Fu)
+                high = 3;
+            STRAIGHT_HIGH[ranking][mask] = high;
+        }
+    }
+}
+
+static inline uint32_t high_bit(uint32_t x)
+{
+    return x ? (1u << (31 - __builtin_clz(x))) : 0u;
+}
+
+static inline uint64_t card_bit(unsigned card)
+{
+    return CARD_BIT[card & 0xFFu];
+}
+
+static inline int hand_size(uint64_t hand)
+{
+    return __builtin_popcountll(hand);
+}
+
+/* The strength of a hand mask of 5 to 7 cards; *kind receives its category. */
+static inline uint32_t classify(uint64_t hand, int ranking, int *kind)
+{
+    uint32_t s0 = hand & 0x1FFF, s1 = hand >> 16 & 0x1FFF;
+    uint32_t s2 = hand >> 32 & 0x1FFF, s3 = hand >> 48 & 0x1FFF;
+    uint32_t both01 = s0 & s1, both23 = s2 & s3, any01 = s0 | s1, any23 = s2 | s3;
+    uint32_t m1 = any01 | any23;                       /* ranks held at least once */
+    uint32_t m2 = both01 | both23 | (any01 & any23);   /* at least twice */
+    uint32_t m3 = (both01 & any23) | (both23 & any01); /* at least three times */
+    uint32_t m4 = both01 & both23;                     /* four of a kind */
+    uint32_t flush = (__builtin_popcount(s0) >= 5 ? s0 : 0) | (__builtin_popcount(s1) >= 5 ? s1 : 0) |
+                     (__builtin_popcount(s2) >= 5 ? s2 : 0) | (__builtin_popcount(s3) >= 5 ? s3 : 0);
+    const int8_t *straight = STRAIGHT_HIGH[ranking];
+    uint32_t primary, secondary = 0;
+    int k;
+
+    if (flush) {
+        int high = straight[flush];
+        if (high >= 0) {
+            k = high == 12 ? K_ROYAL_FLUSH : K_STRAIGHT_FLUSH;
+            primary = 1u << high;
+        } else {
+            k = K_FLUSH;
+            primary = TOP5[flush];
+        }
+    } else if (m4) {
+        primary = high_bit(m4);
+        secondary = high_bit(m1 & ~primary);
+        k = K_FOUR_OF_A_KIND;
+    } else if (m3 && (m2 & ~high_bit(m3))) {
+        primary = high_bit(m3);
+        secondary = high_bit(m2 & ~primary);
+        k = K_FULL_HOUSE;
+    } else if (straight[m1] >= 0) {
+        primary = 1u << straight[m1];
+        k = K_STRAIGHT;
+    } else if (m3) {
+        primary = m3;
+        secondary = TOP2[m1 & ~primary];
+        k = K_THREE_OF_A_KIND;
+    } else if (m2 & (m2 - 1)) {
+        primary = TOP2[m2];
+        secondary = high_bit(m1 & ~primary);
+        k = K_TWO_PAIR;
+    } else if (m2) {
+        primary = m2;
+        secondary = TOP3[m1 & ~primary];
+        k = K_PAIR;
+    } else {
+        primary = TOP5[m1];
+        k = K_HIGH_CARD;
+    }
+    *kind = k;
+    return (LEVEL[ranking][k] << 26) | (primary << 13) | secondary;
+}
+
+static int check_ranking(long ranking)
+{
+    if (ranking < 0 || ranking >= N_RANKINGS) {
+        PyErr_Format(UnknownName,
+                     "unknown ranking %ld: expected 0 (standard) or 1 (Triple Action)", ranking);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- strength(cards, ranking=0): one hand, the fast path for live play ---- */
+
+static PyObject *py_strength(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "strength(cards, ranking=0) takes 1 or 2 arguments");
+        return NULL;
+    }
+    long ranking = 0;
+    if (nargs == 2) {
+        ranking = PyLong_AsLong(args[1]);
+        if (ranking == -1 && PyErr_Occurred())
+            return NULL;
+        if (check_ranking(ranking) < 0)
+            return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[0], "strength() expects a sequence of cards");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 5 || n > 7) {
+        Py_DECREF(seq);
+        PyErr_Format(InvalidHand, "a poker hand has 5 to 7 cards; got %zd", n);
+        return NULL;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    uint64_t hand = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long card = PyLong_AsLong(items[i]);
+        if (card == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (card < 0 || card > 51) {
+            Py_DECREF(seq);
+            PyErr_Format(InvalidHand, "card number %ld is not a card: expected 0 (2C) to 51 (AS)",
+                         card);
+            return NULL;
+        }
+        uint64_t bit = card_bit((unsigned)card);
+        if (hand & bit) {
+            Py_DECREF(seq);
+            PyErr_Format(InvalidHand, "card %c%c appears twice in one hand",
+                         RANK_CHARS[card >> 2], SUIT_CHARS[card & 3]);
+            return NULL;
+        }
+        hand |= bit;
+    }
+    Py_DECREF(seq);
+    int kind;
+    return PyLong_FromUnsignedLong(classify(hand, (int)ranking, &kind));
+}
+
+/* ---- strength_batch(hands, out, ranking): many hands, for game math ---- */
+
+/* Strengths of rows hands of width cards; returns the first bad row, or -1. */
+static inline __attribute__((always_inline)) Py_ssize_t
+batch_rows(const uint8_t *h, uint32_t *o, Py_ssize_t rows, const int width, int ranking)
+{
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const uint8_t *row = h + r * width;
+        uint64_t hand = 0;
+        for (int i = 0; i < width; i++)
+            hand |= card_bit(row[i]);
+        if (hand_size(hand) != width) /* a repeated card, or a number that is not a card */
+            return r;
+        int kind;
+        o[r] = classify(hand, ranking, &kind);
+    }
+    return -1;
+}
+
+static PyObject *py_strength_batch(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *hands_obj, *out_obj;
+    long ranking;
+    if (!PyArg_ParseTuple(args, "OOl", &hands_obj, &out_obj, &ranking))
+        return NULL;
+    if (check_ranking(ranking) < 0)
+        return NULL;
+    Py_buffer hands, out;
+    if (PyObject_GetBuffer(hands_obj, &hands, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&hands);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (hands.ndim != 2 || hands.itemsize != 1) {
+        PyErr_Format(InvalidHand, "hands must be a 2-D array of uint8 card numbers; got %d-D with %zd-byte items",
+                     hands.ndim, hands.itemsize);
+        goto done;
+    }
+    Py_ssize_t rows = hands.shape[0], width = hands.shape[1];
+    if (width < 5 || width > 7) {
+        PyErr_Format(InvalidHand, "a poker hand has 5 to 7 cards; the array has %zd columns", width);
+        goto done;
+    }
+    if (out.ndim != 1 || out.itemsize != 4 || out.shape[0] != rows) {
+        PyErr_Format(PyExc_ValueError, "out must be a 1-D array of %zd uint32/int32 items", rows);
+        goto done;
+    }
+    const uint8_t *h = (const uint8_t *)hands.buf;
+    uint32_t *o = (uint32_t *)out.buf;
+    Py_ssize_t bad_row;
+    Py_BEGIN_ALLOW_THREADS
+    switch (width) {
+    case 5: bad_row = batch_rows(h, o, rows, 5, (int)ranking); break;
+    case 6: bad_row = batch_rows(h, o, rows, 6, (int)ranking); break;
+    default: bad_row = batch_rows(h, o, rows, 7, (int)ranking); break;
+    }
+    Py_END_ALLOW_THREADS
+    int bad_reason = 0, bad_card = 0;
+    if (bad_row >= 0) {
+        /* a number past 51 or a repeated card: find which, outside the hot path */
+        const uint8_t *row = h + bad_row * width;
+        uint64_t seen = 0;
+        for (Py_ssize_t i = 0; i < width; i++) {
+            unsigned card = row[i];
+            if (card > 51 || (seen & card_bit(card))) {
+                bad_card = (int)card;
+                bad_reason = card > 51 ? 1 : 2;
+                break;
+            }
+            seen |= card_bit(card);
+        }
+    }
+    if (bad_row >= 0) {
+        if (bad_reason == 1)
+            PyErr_Format(InvalidHand, "hand %zd holds card number %d: expected 0 (2C) to 51 (AS)",
+                         bad_row, bad_card);
+        else
+            PyErr_Format(InvalidHand, "hand %zd holds card %c%c twice", bad_row,
+                         RANK_CHARS[bad_card >> 2], SUIT_CHARS[bad_card & 3]);
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&hands);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* ---- count_categories(deck, k, ranking, first): exhaustive enumeration ---- */
+
+typedef struct {
+    const uint8_t *deck;
+    int n, k, ranking;
+    uint64_t counts[N_KINDS];
+} enum_t;
+
+static void enumerate_from(enum_t *e, uint64_t hand, int start, int left)
+{
+    if (left == 1) {
+        for (int i = start; i < e->n; i++) {
+            int kind;
+            (void)classify(hand | card_bit(e->deck[i]), e->ranking, &kind);
+            e->counts[kind]++;
+        }
+        return;
+    }
+    for (int i = start; i <= e->n - left; i++)
+        enumerate_from(e, hand | card_bit(e->deck[i]), i + 1, left - 1);
+}
+
+static PyObject *py_count_categories(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer deck;
+    int k, first;
+    long ranking;
+    if (!PyArg_ParseTuple(args, "y*ili", &deck, &k, &ranking, &first))
+        return NULL;
+    PyObject *result = NULL;
+    if (check_ranking(ranking) < 0)
+        goto done;
+    if (k < 5 || k > 7) {
+        PyErr_Format(InvalidHand, "a poker hand has 5 to 7 cards; got %d", k);
+        goto done;
+    }
+    enum_t e;
+    memset(&e, 0, sizeof e);
+    e.deck = (const uint8_t *)deck.buf;
+    e.n = (int)deck.len;
+    e.k = k;
+    e.ranking = (int)ranking;
+    uint64_t seen = 0;
+    for (int i = 0; i < e.n; i++) {
+        if (e.deck[i] > 51 || (seen & (1ull << e.deck[i]))) {
+            PyErr_Format(InvalidHand, "deck position %d: card number %d is not a card or is repeated",
+                         i, e.deck[i]);
+            goto done;
+        }
+        seen |= 1ull << e.deck[i];
+    }
+    if (first < 0 || first > e.n - k) {
+        PyErr_Format(PyExc_ValueError, "first must be 0 to %d for %d-card hands from %d cards; got %d",
+                     e.n - k, k, e.n, first);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    enumerate_from(&e, card_bit(e.deck[first]), first + 1, k - 1);
+    Py_END_ALLOW_THREADS
+    result = PyTuple_New(N_KINDS);
+    if (result == NULL)
+        goto done;
+    for (int i = 0; i < N_KINDS; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(e.counts[i]);
+        if (v == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, i, v);
+    }
+done:
+    PyBuffer_Release(&deck);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"strength", (PyCFunction)(void (*)(void))py_strength, METH_FASTCALL,
+     "strength(cards, ranking=0) -> int: the strength of one hand of 5 to 7 card numbers."},
+    {"strength_batch", py_strength_batch, METH_VARARGS,
+     "strength_batch(hands, out, ranking): strengths of an (N, 5..7) uint8 array into out (N uint32)."},
+    {"count_categories", py_count_categories, METH_VARARGS,
+     "count_categories(deck, k, ranking, first) -> tuple: category counts of every k-card hand "
+     "from the deck (bytes of card numbers) whose lowest deck position is first."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "controller._handeval",
+    "Compiled kernel of the poker hand evaluator (see controller.hands).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__handeval(void)
+{
+    build_tables();
+    PyObject *errors = PyImport_ImportModule("controller.errors");
+    if (errors == NULL)
+        return NULL;
+    InvalidHand = PyObject_GetAttrString(errors, "InvalidHand");
+    UnknownName = PyObject_GetAttrString(errors, "UnknownName");
+    Py_DECREF(errors);
+    if (InvalidHand == NULL || UnknownName == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "STRENGTH_CATEGORY_SHIFT", 26) < 0 ||
+        PyModule_AddIntConstant(m, "N_KINDS", N_KINDS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,20 @@
+"""Type stub of the compiled hand-evaluator kernel (see _handeval.c)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy.typing as npt
+
+STRENGTH_CATEGORY_SHIFT: int
+N_KINDS: int
+
+def strength(cards: Sequence[int], ranking: int = 0, /) -> int:
+    """The strength of one hand of 5 to 7 card numbers: higher wins, equal ties."""
+
+def strength_batch(hands: npt.NDArray[Any], out: npt.NDArray[Any], ranking: int, /) -> None:
+    """Strengths of an (N, 5..7) uint8 array of card numbers into ``out`` (N uint32)."""
+
+def count_categories(
+    deck: bytes, k: int, ranking: int, first: int, /
+) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """Category counts (high card first) of every k-card hand whose first card is deck[first]."""

@@ -1,0 +1,23 @@
+"""The one exception tree of tablectl: every refusal says what was expected and what arrived."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Base of every error the controller raises on purpose.
+
+    Each subclass is raised with a message that names what was expected and what
+    arrived, so an operator at the table can act on it without reading code.
+    """
+
+
+class InvalidCard(TableError, ValueError):
+    """A card code or card number that does not name a card."""
+
+
+class InvalidHand(TableError, ValueError):
+    """A set of cards that cannot be evaluated as a poker hand (wrong size, repeats, wrong deck)."""
+
+
+class UnknownName(TableError, ValueError):
+    """A name (game, ranking, deck, qualifier) that is not one of the known choices."""

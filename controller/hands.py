@@ -1,0 +1,463 @@
+"""Poker hand evaluation: best five of 5 to 7 cards, rankings, qualification, batch math.
+
+A hand's *strength* is one integer: higher is better, equal is a tie. It packs the
+category's level in the ranking and the ranks that break ties (see the encoding note
+in ``_handeval.c``); :func:`strength` (``strength(cards, ranking=0)``, the compiled fast
+path for live play: a card is its integer code) computes it, and
+:func:`reference_strength` computes the same number by an independent, plainly
+written pure-Python method that the tests hold the kernel to.
+
+>>> from controller.cards import format_cards
+>>> v = evaluate(parse_cards("AS KS 4D 4C 9H 2S 4H"))
+>>> v.category, v.name, format_cards(v.best_five)
+(<Category.THREE_OF_A_KIND: 'three_of_a_kind'>, 'three of a kind, fours', '4H 4D 4C AS KS')
+>>> evaluate(parse_cards("5C 4D 3H 2S AC")).name
+'straight, five high'
+>>> evaluate(parse_cards("AC 8D 9H TS JC"), Ranking.TRIPLE_ACTION).name
+'high card, ace'
+>>> Qualifier.parse("pair of fours or better").holds(evaluate(parse_cards("4S 4D 2C 7H 9S")))
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from controller import _handeval
+from controller._handeval import strength as strength
+from controller.cards import STANDARD_52, Card, Deck, Rank, parse_cards
+from controller.errors import InvalidHand, UnknownName
+
+__all__ = [
+    "Category",
+    "HandValue",
+    "Qualifier",
+    "Ranking",
+    "best_strength_of_five",
+    "category_of",
+    "count_categories",
+    "evaluate",
+    "reference_strength",
+    "strength",
+    "strength_batch",
+    "winners",
+]
+
+CATEGORY_SHIFT = 26
+_MASK13 = (1 << 13) - 1
+
+
+class Category(StrEnum):
+    """Hand categories; the value is the name used in JSON, config and paytables."""
+
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+
+    @property
+    def kind(self) -> int:
+        """The category's index in the kernel (its place in the standard ranking, 0 = high card)."""
+        return _KIND_INDEX[self]
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """Human name: ``three of a kind``."""
+        return self.value.replace("_", " ")
+
+
+_KINDS: tuple[Category, ...] = tuple(Category)
+_KIND_INDEX = {c: i for i, c in enumerate(_KINDS)}
+
+
+class Ranking(IntEnum):
+    """The order of categories, and whether the ace may play low in a straight."""
+
+    STANDARD = 0
+    TRIPLE_ACTION = 1
+
+    @property
+    def categories(self) -> tuple[Category, ...]:
+        """Categories from best to worst in this ranking."""
+        return _ORDER[self]
+
+    @property
+    def ace_low_straight(self) -> bool:
+        """Whether A-2-3-4-5 is a straight (standard: yes; Triple Action: ace high only)."""
+        return self is Ranking.STANDARD
+
+    @property
+    def label(self) -> str:
+        """The name used on the command line and in config: ``standard``, ``triple-action``."""
+        return self.name.lower().replace("_", "-")
+
+    def level(self, category: Category) -> int:
+        """The category's level in this ranking: 0 is the worst category."""
+        return len(_ORDER[self]) - 1 - _ORDER[self].index(category)
+
+    @classmethod
+    def named(cls, name: str) -> Ranking:
+        """The ranking called ``name`` (``standard`` or ``triple-action``)."""
+        for ranking in cls:
+            if ranking.label == name.strip().lower().replace("_", "-"):
+                return ranking
+        raise UnknownName(
+            f"unknown ranking {name!r}: expected one of {', '.join(r.label for r in cls)}"
+        )
+
+
+_ORDER: dict[Ranking, tuple[Category, ...]] = {
+    Ranking.STANDARD: tuple(reversed(_KINDS)),
+    Ranking.TRIPLE_ACTION: (
+        Category.ROYAL_FLUSH,
+        Category.STRAIGHT_FLUSH,
+        Category.FLUSH,
+        Category.FOUR_OF_A_KIND,
+        Category.FULL_HOUSE,
+        Category.STRAIGHT,
+        Category.THREE_OF_A_KIND,
+        Category.TWO_PAIR,
+        Category.PAIR,
+        Category.HIGH_CARD,
+    ),
+}
+_CATEGORY_AT_LEVEL: dict[Ranking, tuple[Category, ...]] = {
+    r: tuple(reversed(order)) for r, order in _ORDER.items()
+}
+
+
+def category_of(value: int, ranking: Ranking = Ranking.STANDARD) -> Category:
+    """The category a strength belongs to.
+
+    >>> category_of(strength(parse_cards("2C 2D 5H 7S 9C")))
+    <Category.PAIR: 'pair'>
+    """
+    return _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT]
+
+
+def _ranks_of(mask: int) -> list[Rank]:
+    """Ranks in a 13-bit mask, highest first."""
+    return [Rank(r) for r in range(12, -1, -1) if mask >> r & 1]
+
+
+def describe(value: int, ranking: Ranking = Ranking.STANDARD) -> str:
+    """A dealer's name for a strength: ``full house, kings over fives``.
+
+    >>> describe(strength(parse_cards("KS KD KH 5C 5D")))
+    'full house, kings over fives'
+    """
+    category = category_of(value, ranking)
+    primary = _ranks_of(value >> 13 & _MASK13)
+    secondary = _ranks_of(value & _MASK13)
+    match category:
+        case Category.ROYAL_FLUSH:
+            return "royal flush"
+        case Category.STRAIGHT_FLUSH | Category.STRAIGHT:
+            return f"{category.title}, {primary[0].name.lower()} high"
+        case Category.FLUSH | Category.HIGH_CARD:
+            return f"{category.title}, {primary[0].name.lower()}"
+        case Category.FOUR_OF_A_KIND | Category.THREE_OF_A_KIND:
+            return f"{category.title}, {primary[0].plural}"
+        case Category.FULL_HOUSE:
+            return f"full house, {primary[0].plural} over {secondary[0].plural}"
+        case Category.TWO_PAIR:
+            return f"two pair, {primary[0].plural} and {primary[1].plural}"
+        case Category.PAIR:
+            return f"pair of {primary[0].plural}"
+    raise AssertionError(category)  # pragma: no cover - every category is matched above
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """The evaluation of one hand: its strength, category, name and the five cards used."""
+
+    cards: tuple[Card, ...]
+    ranking: Ranking
+    strength: int
+    category: Category
+    best_five: tuple[Card, ...]
+
+    @property
+    def name(self) -> str:
+        """The hand's spoken name, as a dealer announces it."""
+        return describe(self.strength, self.ranking)
+
+    def beats(self, other: HandValue) -> bool:
+        """Whether this hand is strictly better than ``other`` (same ranking expected)."""
+        return self.strength > other.strength
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form used by ``tablectl hands``."""
+        return {
+            "cards": [c.code for c in self.cards],
+            "category": self.category.value,
+            "name": self.name,
+            "best_five": [c.code for c in self.best_five],
+            "strength": self.strength,
+        }
+
+
+def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
+    """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
+    counts = Counter(c.rank for c in five)
+    straight_like = category_of(value, ranking) in (
+        Category.STRAIGHT,
+        Category.STRAIGHT_FLUSH,
+    ) and {c.rank for c in five} == {Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE}
+
+    def key(card: Card) -> tuple[int, int, int]:
+        rank = -1 if straight_like and card.rank is Rank.ACE else int(card.rank)
+        return (counts[card.rank], rank, int(card.suit))
+
+    return tuple(sorted(five, key=key, reverse=True))
+
+
+def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
+    """Evaluate 5 to 7 cards: strength, category and the best five (unused cards never count)."""
+    hand = tuple(Card(int(c)) for c in cards)
+    value = strength(hand, ranking)
+    if len(hand) == 5:
+        five: Sequence[Card] = hand
+    else:
+        # the best five: the first five-card subset, high cards first, that reaches the value
+        ordered = sorted(hand, reverse=True)
+        five = next(s for s in itertools.combinations(ordered, 5) if strength(s, ranking) == value)
+    category = category_of(value, ranking)
+    return HandValue(hand, ranking, value, category, _display_order(five, value, ranking))
+
+
+def winners(values: Sequence[HandValue]) -> list[int]:
+    """Indices of the best hands (several on a tie).
+
+    >>> hands = ("AS AD 2C 3D 7H", "AH AC 2D 3S 7C", "KS KD 2H 3C 7D")
+    >>> winners([evaluate(parse_cards(h)) for h in hands])
+    [0, 1]
+    """
+    if not values:
+        return []
+    best = max(v.strength for v in values)
+    return [i for i, v in enumerate(values) if v.strength == best]
+
+
+# --------------------------------------------------------------------------------------
+# The independent reference: classify every five-card subset by its rank-count signature.
+# Slow and obvious on purpose; the tests hold the compiled kernel to it.
+# --------------------------------------------------------------------------------------
+
+
+def best_strength_of_five(five: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> int:
+    """The strength of exactly five cards, computed from sorted rank counts."""
+    ranks = [int(Card(int(c)).rank) for c in five]
+    suits = {int(Card(int(c)).suit) for c in five}
+    if len(ranks) != 5 or len(set(map(int, five))) != 5:
+        raise InvalidHand(f"best_strength_of_five needs five different cards; got {list(five)}")
+    by_count = sorted(Counter(ranks).items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    distinct = sorted(set(ranks), reverse=True)
+    flush = len(suits) == 1
+    straight_high: int | None = None
+    if len(distinct) == 5:
+        if distinct[0] - distinct[4] == 4:
+            straight_high = distinct[0]
+        elif ranking.ace_low_straight and distinct == [12, 3, 2, 1, 0]:
+            straight_high = 3
+
+    def bits(rs: Iterable[int]) -> int:
+        return sum(1 << r for r in rs)
+
+    shape = [count for _, count in by_count]
+    primary, secondary = 0, 0
+    if straight_high is not None and flush:
+        category = Category.ROYAL_FLUSH if straight_high == 12 else Category.STRAIGHT_FLUSH
+        primary = 1 << straight_high
+    elif shape == [4, 1]:
+        category = Category.FOUR_OF_A_KIND
+        primary, secondary = 1 << by_count[0][0], 1 << by_count[1][0]
+    elif shape == [3, 2]:
+        category = Category.FULL_HOUSE
+        primary, secondary = 1 << by_count[0][0], 1 << by_count[1][0]
+    elif flush:
+        category, primary = Category.FLUSH, bits(distinct)
+    elif straight_high is not None:
+        category, primary = Category.STRAIGHT, 1 << straight_high
+    elif shape == [3, 1, 1]:
+        category = Category.THREE_OF_A_KIND
+        primary, secondary = 1 << by_count[0][0], bits(r for r, _ in by_count[1:])
+    elif shape == [2, 2, 1]:
+        category = Category.TWO_PAIR
+        primary, secondary = bits(r for r, _ in by_count[:2]), 1 << by_count[2][0]
+    elif shape == [2, 1, 1, 1]:
+        category = Category.PAIR
+        primary, secondary = 1 << by_count[0][0], bits(r for r, _ in by_count[1:])
+    else:
+        category, primary = Category.HIGH_CARD, bits(distinct)
+    return ranking.level(category) << CATEGORY_SHIFT | primary << 13 | secondary
+
+
+def reference_strength(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> int:
+    """The best strength over every five-card subset: the slow, obvious definition."""
+    if not 5 <= len(cards) <= 7:
+        raise InvalidHand(f"a poker hand has 5 to 7 cards; got {len(cards)}")
+    return max(best_strength_of_five(s, ranking) for s in itertools.combinations(cards, 5))
+
+
+# --------------------------------------------------------------------------------------
+# Qualification
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A minimum hand, such as the dealer's "pair of fours or better".
+
+    >>> q = Qualifier.parse("pair of nines or better")
+    >>> q.describe(), q.holds(evaluate(parse_cards("8S 8D AC KH QS"), Ranking.TRIPLE_ACTION))
+    ('pair of nines or better', False)
+    >>> Qualifier.parse("pair or better").holds(evaluate(parse_cards("2S 2D 5C 7H 9S")))
+    True
+    """
+
+    category: Category
+    rank: Rank | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Qualifier:
+        """Parse ``pair or better``, ``pair of fours or better``, ``two pair or better`` …"""
+        words = text.strip().lower().removesuffix("or better").strip()
+        words = words.removesuffix(",").strip()
+        rank: Rank | None = None
+        if " of " in words:
+            head, _, tail = words.partition(" of ")
+            words = head.strip()
+            rank = Rank.parse(tail)
+        name = words.replace(" ", "_").replace("-", "_")
+        try:
+            category = Category(name)
+        except ValueError:
+            raise UnknownName(
+                f"bad qualifier {text!r}: expected '<category> [of <rank plural>] or better', "
+                "for example 'pair of fours or better' or 'pair or better'"
+            ) from None
+        if rank is not None and category not in (
+            Category.PAIR,
+            Category.THREE_OF_A_KIND,
+            Category.FOUR_OF_A_KIND,
+        ):
+            raise UnknownName(f"bad qualifier {text!r}: only pairs, trips and quads take a rank")
+        return cls(category, rank)
+
+    def threshold(self, ranking: Ranking = Ranking.STANDARD) -> int:
+        """The lowest qualifying strength: a hand qualifies when its strength is at least this."""
+        primary = 1 << int(self.rank) if self.rank is not None else 0
+        return ranking.level(self.category) << CATEGORY_SHIFT | primary << 13
+
+    def holds(self, value: HandValue) -> bool:
+        """Whether ``value`` meets the minimum."""
+        return value.strength >= self.threshold(value.ranking)
+
+    def describe(self) -> str:
+        """The rule as written in the game documents."""
+        if self.rank is None:
+            return f"{self.category.title} or better"
+        return f"{self.category.title} of {self.rank.plural} or better"
+
+
+# --------------------------------------------------------------------------------------
+# Batch evaluation and exhaustive counts, for game math
+# --------------------------------------------------------------------------------------
+
+
+def strength_batch(
+    hands: npt.ArrayLike, ranking: Ranking = Ranking.STANDARD
+) -> npt.NDArray[np.uint32]:
+    """Strengths of many hands at once: ``hands`` is an (N, 5..7) array of card numbers."""
+    array = np.ascontiguousarray(hands, dtype=np.uint8)
+    if array.ndim != 2:
+        raise InvalidHand(
+            f"hands must be a 2-D array (N hands x 5..7 cards); got shape {array.shape}"
+        )
+    out = np.empty(array.shape[0], dtype=np.uint32)
+    _handeval.strength_batch(array, out, int(ranking))
+    return out
+
+
+def categories_of_batch(
+    strengths: npt.NDArray[np.uint32], ranking: Ranking = Ranking.STANDARD
+) -> npt.NDArray[np.uint8]:
+    """The category level of each strength (0 = the ranking's worst category)."""
+    return (strengths >> CATEGORY_SHIFT).astype(np.uint8)
+
+
+Progress = Callable[[int, int], None]
+
+
+def count_categories(
+    n_cards: int,
+    deck: Deck = STANDARD_52,
+    ranking: Ranking = Ranking.STANDARD,
+    *,
+    workers: int = 2,
+    progress: Progress | None = None,
+) -> dict[Category, int]:
+    """Count every ``n_cards``-card hand from ``deck`` by category, exhaustively.
+
+    The work is split by the hand's first card across ``workers`` threads (the kernel
+    releases the GIL). ``progress(done, total)`` is called as hands are counted.
+
+    >>> counts = count_categories(5, parse_deck("stripped28"), Ranking.TRIPLE_ACTION)
+    >>> counts[Category.FLUSH], counts[Category.STRAIGHT], sum(counts.values())
+    (72, 3060, 98280)
+    """
+    if not 5 <= n_cards <= 7:
+        raise InvalidHand(f"a poker hand has 5 to 7 cards; got {n_cards}")
+    cards = bytes(int(c) for c in deck.cards)
+    n = len(cards)
+    total = comb(n, n_cards)
+    # hands whose first card sits at deck position i: C(n - 1 - i, n_cards - 1)
+    slices = list(range(n - n_cards + 1))
+    sizes = {i: comb(n - 1 - i, n_cards - 1) for i in slices}
+    totals = [0] * len(_KINDS)
+    done = 0
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        jobs = {
+            pool.submit(_handeval.count_categories, cards, n_cards, int(ranking), i): i
+            for i in slices
+        }
+        for job in jobs:  # in submission order: the largest slices first
+            for kind, count in enumerate(job.result()):
+                totals[kind] += count
+            done += sizes[jobs[job]]
+            if progress is not None:
+                progress(done, total)
+    return {category: totals[category.kind] for category in ranking.categories}
+
+
+def parse_deck(name: str) -> Deck:
+    """The deck called ``name``; see :data:`controller.cards.DECKS`."""
+    return Deck.named(name)
+
+
+def parse_hand(text: str) -> tuple[Card, ...]:
+    """Parse one hand of 5 to 7 cards from text, checking its size.
+
+    >>> parse_hand("AS KD QH JC TS")[0]
+    Card('AS')
+    """
+    cards = parse_cards(text)
+    if not 5 <= len(cards) <= 7:
+        raise InvalidHand(f"a poker hand has 5 to 7 cards; {text!r} has {len(cards)}")
+    return cards

@@ -1,0 +1,1 @@
+"""Hardware simulators that speak the real wire protocols: shoe, camera, dealer, displays."""

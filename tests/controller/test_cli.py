@@ -1,0 +1,126 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from controller.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_hands_json_names_categories_best_five_and_winners(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys, "hands", "AS KS 4D 4C 9H 2S 4H", "AH AD 4S 9C 9D 2C 3C", "QS JS TS 9S 8S", "--json"
+    )
+    assert status == 0
+    doc = json.loads(out)
+    assert [h["category"] for h in doc["hands"]] == [
+        "three_of_a_kind",
+        "two_pair",
+        "straight_flush",
+    ]
+    assert doc["hands"][0]["cards"] == ["AS", "KS", "4D", "4C", "9H", "2S", "4H"]
+    assert sorted(doc["hands"][0]["best_five"]) == sorted(["4D", "4C", "4H", "AS", "KS"])
+    assert doc["winners"] == [2]
+
+
+def test_hands_ties_list_every_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "hands", "AS KD 9C 7H 5S 2C 3D", "AS KD 9C 7H 5S 4C 3H", "--json")
+    assert json.loads(out)["winners"] == [0, 1]
+    status, out, _ = run(capsys, "hands", "AS KD 9C 7H 5S 2C 3D", "AS KD 9C 7H 5S 4C 3H")
+    assert status == 0 and out.count("tie") == 2
+
+
+def test_hands_for_triple_action_uses_its_deck_and_ranking(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(
+        capsys,
+        "hands",
+        "8S 9S JS QS AS",
+        "AC AD AH AS KS",
+        "--game",
+        "triple-action-holdem",
+        "--json",
+    )
+    assert json.loads(out)["winners"] == [0]  # a flush beats quads in Triple Action
+    status, _, err = run(capsys, "hands", "2S 9S JS QS AS", "--game", "triple-action-holdem")
+    assert status == 2 and "2S is not in the 28-card deck" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["hands", "AS KS QS"], "5 to 7 cards; 'AS KS QS' has 3"),
+        (["hands", "AS KS QS JS ZZ"], "bad card code 'ZZ'"),
+        (["hands", "AS KS QS JS as"], "AS appears twice"),
+    ],
+)
+def test_hands_refuses_bad_input_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and message in err
+
+
+def test_math_counts_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "math", "counts", "--cards", "5", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["total"] == 2_598_960
+    assert doc["counts"]["royal_flush"] == 4 and doc["counts"]["high_card"] == 1_302_540
+    _, out, _ = run(
+        capsys,
+        "math",
+        "counts",
+        "--cards",
+        "5",
+        "--deck",
+        "stripped28",
+        "--ranking",
+        "triple-action",
+        "--json",
+    )
+    doc = json.loads(out)
+    assert doc["total"] == 98_280 and list(doc["counts"])[:3] == [
+        "royal_flush",
+        "straight_flush",
+        "flush",
+    ]
+
+
+def test_math_counts_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "math", "counts", "--cards", "5", "--deck", "stripped28")
+    assert status == 0 and "3,060" in out and "98,280" in out
+
+
+def test_demo_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "demo", "--hands", "2", "--seed", "11")
+    assert status == 0
+    for title in (
+        "Texas Hold'em Bonus",
+        "Texas poker",
+        "Ultimate",
+        "Casino Hold'em",
+        "Triple Action",
+    ):
+        assert title in out
+    assert out.count("round 2:") == 5
+
+
+def test_console_script_runs_as_a_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "hands", "AS KS QS JS TS", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"][0]["category"] == "royal_flush"
