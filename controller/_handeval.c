@@ -230,6 +230,45 @@ static PyObject *py_strength(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyLong_FromUnsignedLong(classify(hand, (int)ranking, &kind));
 }
 
+/* ---- best_five(cards, ranking): the strength and which five cards make it ---- */
+
+static PyObject *py_best_five(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *value = py_strength(self, args, nargs); /* validates the hand */
+    if (value == NULL)
+        return NULL;
+    uint32_t best = (uint32_t)PyLong_AsUnsignedLong(value);
+    long ranking = nargs == 2 ? PyLong_AsLong(args[1]) : 0;
+    PyObject *seq = PySequence_Fast(args[0], "best_five() expects a sequence of cards");
+    if (seq == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    uint64_t bits[7];
+    for (Py_ssize_t i = 0; i < n; i++)
+        bits[i] = card_bit((unsigned)PyLong_AsLong(items[i]));
+    Py_DECREF(seq);
+    /* the first five-card subset, in index order, that reaches the hand's strength */
+    int chosen[5] = {0, 1, 2, 3, 4};
+    int found = n == 5;
+    for (int a = 0; !found && a < n; a++)
+        for (int b = a + 1; !found && b < n; b++)
+            for (int c = b + 1; !found && c < n; c++)
+                for (int d = c + 1; !found && d < n; d++)
+                    for (int e = d + 1; !found && e < n; e++) {
+                        int kind;
+                        uint64_t hand = bits[a] | bits[b] | bits[c] | bits[d] | bits[e];
+                        if (classify(hand, (int)ranking, &kind) == best) {
+                            int pick[5] = {a, b, c, d, e};
+                            memcpy(chosen, pick, sizeof pick);
+                            found = 1;
+                        }
+                    }
+    return Py_BuildValue("(N(iiiii))", value, chosen[0], chosen[1], chosen[2], chosen[3], chosen[4]);
+}
+
 /* ---- strength_batch(hands, out, ranking): many hands, for game math ---- */
 
 /* Strengths of rows hands of width cards; returns the first bad row, or -1. */
@@ -397,14 +436,263 @@ done:
     return result;
 }
 
+/* ---- tally(player, dealer, board, board_total, deck, ranking, threshold, samples, seed) ----
+ *
+ * Every way (or `samples` random ways) to complete a partly dealt round: the dealer's
+ * missing hole cards and the missing board cards drawn from the deck's unseen cards.
+ * Counts land in 60 cells: dealer qualifies (strength >= threshold: 0 or 1) * 30 +
+ * player vs dealer (0 lose, 1 tie, 2 win) * 10 + the player's category (kernel order).
+ */
+
+typedef struct {
+    uint8_t unseen[52];
+    int n_unseen, need_board, need_dealer, ranking;
+    uint64_t player, dealer, board;
+    uint32_t threshold;
+    uint64_t cells[60];
+} tally_t;
+
+static inline void tally_one(tally_t *t, uint64_t board, uint64_t dealer_extra)
+{
+    int pk, dk;
+    uint32_t ps = classify(t->player | board, t->ranking, &pk);
+    uint32_t ds = classify(t->dealer | dealer_extra | board, t->ranking, &dk);
+    int outcome = ps > ds ? 2 : (ps == ds ? 1 : 0);
+    t->cells[(ds >= t->threshold) * 30 + outcome * 10 + pk]++;
+}
+
+static void tally_dealer(tally_t *t, uint64_t board, int start, int left, uint64_t extra)
+{
+    if (left == 0) {
+        tally_one(t, board, extra);
+        return;
+    }
+    for (int i = start; i < t->n_unseen; i++) {
+        uint64_t bit = card_bit(t->unseen[i]);
+        if (board & bit)
+            continue;
+        tally_dealer(t, board, i + 1, left - 1, extra | bit);
+    }
+}
+
+static void tally_board(tally_t *t, int start, int left, uint64_t board)
+{
+    if (left == 0) {
+        tally_dealer(t, board, 0, t->need_dealer, 0);
+        return;
+    }
+    for (int i = start; i <= t->n_unseen - left; i++)
+        tally_board(t, i + 1, left - 1, board | card_bit(t->unseen[i]));
+}
+
+static inline uint64_t xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+static int read_cards(Py_buffer *buf, uint64_t *mask, uint64_t *seen, const char *what)
+{
+    const uint8_t *cards = (const uint8_t *)buf->buf;
+    for (Py_ssize_t i = 0; i < buf->len; i++) {
+        if (cards[i] > 51 || (*seen & card_bit(cards[i]))) {
+            PyErr_Format(InvalidHand, "%s card number %d is not a card or appears twice", what,
+                         cards[i]);
+            return -1;
+        }
+        *seen |= card_bit(cards[i]);
+        *mask |= card_bit(cards[i]);
+    }
+    return 0;
+}
+
+static PyObject *py_tally(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer player, dealer, board, deck;
+    int board_total;
+    long ranking;
+    unsigned long threshold;
+    long long samples;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "y*y*y*iy*lkLK", &player, &dealer, &board, &board_total, &deck,
+                          &ranking, &threshold, &samples, &seed))
+        return NULL;
+    PyObject *result = NULL;
+    tally_t t;
+    memset(&t, 0, sizeof t);
+    uint64_t seen = 0, in_deck = 0;
+    if (check_ranking(ranking) < 0)
+        goto done;
+    t.ranking = (int)ranking;
+    t.threshold = (uint32_t)threshold;
+    if (read_cards(&player, &t.player, &seen, "player") < 0 ||
+        read_cards(&dealer, &t.dealer, &seen, "dealer") < 0 ||
+        read_cards(&board, &t.board, &seen, "board") < 0)
+        goto done;
+    {
+        uint64_t ignored = 0;
+        if (read_cards(&deck, &in_deck, &ignored, "deck") < 0)
+            goto done;
+    }
+    if ((seen & ~in_deck) != 0) {
+        PyErr_SetString(InvalidHand, "a known card is not in the deck");
+        goto done;
+    }
+    t.need_board = board_total - (int)board.len;
+    t.need_dealer = 2 - (int)dealer.len;
+    if (player.len != 2 || t.need_board < 0 || t.need_dealer < 0 || board_total + 2 < 5 ||
+        board_total + 2 > 7) {
+        PyErr_Format(InvalidHand,
+                     "tally needs 2 player cards, at most 2 dealer cards and at most %d board "
+                     "cards of a %d-card board; got %zd, %zd and %zd",
+                     board_total, board_total, player.len, dealer.len, board.len);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < deck.len; i++) {
+        uint8_t c = ((const uint8_t *)deck.buf)[i];
+        if (!(seen & card_bit(c)))
+            t.unseen[t.n_unseen++] = c;
+    }
+    if (t.need_board + t.need_dealer > t.n_unseen) {
+        PyErr_SetString(InvalidHand, "not enough unseen cards to complete the round");
+        goto done;
+    }
+    t.player |= t.board;
+    t.dealer |= t.board;
+    Py_BEGIN_ALLOW_THREADS
+    if (samples <= 0) {
+        tally_board(&t, 0, t.need_board, 0);
+    } else {
+        uint64_t state = seed ? seed : 0x9E3779B97F4A7C15ULL;
+        uint8_t pool[52];
+        int draw = t.need_board + t.need_dealer;
+        for (long long s = 0; s < samples; s++) {
+            memcpy(pool, t.unseen, (size_t)t.n_unseen);
+            uint64_t b = 0, d = 0;
+            for (int k = 0; k < draw; k++) { /* partial Fisher-Yates */
+                int j = k + (int)(xorshift(&state) % (uint64_t)(t.n_unseen - k));
+                uint8_t tmp = pool[k];
+                pool[k] = pool[j];
+                pool[j] = tmp;
+                if (k < t.need_board)
+                    b |= card_bit(pool[k]);
+                else
+                    d |= card_bit(pool[k]);
+            }
+            tally_one(&t, b, d);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyTuple_New(60);
+    if (result == NULL)
+        goto done;
+    for (int i = 0; i < 60; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(t.cells[i]);
+        if (v == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, i, v);
+    }
+done:
+    PyBuffer_Release(&player);
+    PyBuffer_Release(&dealer);
+    PyBuffer_Release(&board);
+    PyBuffer_Release(&deck);
+    return result;
+}
+
+/* ---- dealer_cells(player, board, dealer_known, deck, ranking, threshold) ----
+ *
+ * With the board complete, every hand the dealer may hold (his missing hole cards from
+ * the unseen cards) falls into one of six cells: qualifies (0/1) * 3 + (lose, tie, win).
+ * Returns six (count, first card, second card) triples: each cell's size and the first
+ * dealer hand found in it (-1, -1 for an empty cell), so a caller can settle one
+ * representative hand per cell through the real rules.
+ */
+static PyObject *py_dealer_cells(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer player, board, dealer, deck;
+    long ranking;
+    unsigned long threshold;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*lk", &player, &board, &dealer, &deck, &ranking, &threshold))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t seen = 0, p = 0, b = 0, d = 0, in_deck = 0, ignored = 0;
+    if (check_ranking(ranking) < 0 || read_cards(&player, &p, &seen, "player") < 0 ||
+        read_cards(&board, &b, &seen, "board") < 0 || read_cards(&dealer, &d, &seen, "dealer") < 0 ||
+        read_cards(&deck, &in_deck, &ignored, "deck") < 0)
+        goto done;
+    int hole = 2 - (int)dealer.len;
+    if (player.len + board.len < 5 || player.len + board.len > 7 || hole < 1 || hole > 2 ||
+        (seen & ~in_deck)) {
+        PyErr_SetString(InvalidHand, "dealer_cells needs a full player hand, a complete board and "
+                                     "at most one known dealer card, all from the deck");
+        goto done;
+    }
+    uint8_t unseen[52];
+    int n = 0;
+    for (Py_ssize_t i = 0; i < deck.len; i++) {
+        uint8_t c = ((const uint8_t *)deck.buf)[i];
+        if (!(seen & card_bit(c)))
+            unseen[n++] = c;
+    }
+    uint64_t counts[6] = {0};
+    int first[6][2];
+    for (int i = 0; i < 6; i++)
+        first[i][0] = first[i][1] = -1;
+    int kind;
+    uint32_t mine = classify(p | b, (int)ranking, &kind);
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < n; i++) {
+        /* two hidden cards: every pair i < j; one hidden card: j == i, the card alone */
+        for (int j = hole == 2 ? i + 1 : i; j < (hole == 2 ? n : i + 1); j++) {
+            uint64_t extra = card_bit(unseen[i]) | card_bit(unseen[j]);
+            uint32_t theirs = classify(d | b | extra, (int)ranking, &kind);
+            int cell = (theirs >= threshold) * 3 + (mine > theirs ? 2 : (mine == theirs ? 1 : 0));
+            if (counts[cell]++ == 0) {
+                first[cell][0] = unseen[i];
+                first[cell][1] = hole == 2 ? unseen[j] : -1;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("((Kii)(Kii)(Kii)(Kii)(Kii)(Kii))",
+                           counts[0], first[0][0], first[0][1], counts[1], first[1][0], first[1][1],
+                           counts[2], first[2][0], first[2][1], counts[3], first[3][0], first[3][1],
+                           counts[4], first[4][0], first[4][1], counts[5], first[5][0], first[5][1]);
+done:
+    PyBuffer_Release(&player);
+    PyBuffer_Release(&board);
+    PyBuffer_Release(&dealer);
+    PyBuffer_Release(&deck);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"strength", (PyCFunction)(void (*)(void))py_strength, METH_FASTCALL,
      "strength(cards, ranking=0) -> int: the strength of one hand of 5 to 7 card numbers."},
+    {"best_five", (PyCFunction)(void (*)(void))py_best_five, METH_FASTCALL,
+     "best_five(cards, ranking=0) -> (strength, (i, j, k, l, m)): the hand's strength and the "
+     "indices of the first five cards, in the order given, that make it."},
     {"strength_batch", py_strength_batch, METH_VARARGS,
      "strength_batch(hands, out, ranking): strengths of an (N, 5..7) uint8 array into out (N uint32)."},
     {"count_categories", py_count_categories, METH_VARARGS,
      "count_categories(deck, k, ranking, first) -> tuple: category counts of every k-card hand "
      "from the deck (bytes of card numbers) whose lowest deck position is first."},
+    {"dealer_cells", py_dealer_cells, METH_VARARGS,
+     "dealer_cells(player, board, dealer_known, deck, ranking, threshold) -> six (count, card, "
+     "card) triples: every dealer hand by qualifies * 3 + (lose, tie, win), with a representative."},
+    {"tally", py_tally, METH_VARARGS,
+     "tally(player, dealer, board, board_total, deck, ranking, threshold, samples, seed) -> "
+     "60 counts: every (samples <= 0) or `samples` random completions of a partly dealt round, "
+     "by dealer qualification * 30 + (lose, tie, win) * 10 + player category."},
     {NULL, NULL, 0, NULL},
 };
 

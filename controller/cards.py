@@ -114,6 +114,8 @@ class Suit(IntEnum):
 
 
 _RANK_CHARS = "23456789TJQKA"
+_RANKS = tuple(Rank)
+_SUITS = tuple(Suit)
 _RANK_PLURALS = (
     "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
     "nines", "tens", "jacks", "queens", "kings", "aces",
@@ -175,12 +177,12 @@ class Card(int):
     @property
     def rank(self) -> Rank:
         """The card's rank."""
-        return Rank(int(self) >> 2)
+        return _RANKS[int(self) >> 2]
 
     @property
     def suit(self) -> Suit:
         """The card's suit."""
-        return Suit(int(self) & 3)
+        return _SUITS[int(self) & 3]
 
     @property
     def code(self) -> str:

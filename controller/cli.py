@@ -22,6 +22,8 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.hands",
     "controller.commands.math",
+    "controller.commands.games",
+    "controller.commands.rtp",
     "controller.commands.demo",
 )
 

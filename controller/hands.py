@@ -53,6 +53,7 @@ __all__ = [
 ]
 
 CATEGORY_SHIFT = 26
+_CARD_BY_NUMBER = STANDARD_52.cards  # card number -> the interned Card
 _MASK13 = (1 << 13) - 1
 
 
@@ -214,29 +215,28 @@ class HandValue:
 
 def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
     """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
-    counts = Counter(c.rank for c in five)
-    straight_like = category_of(value, ranking) in (
+    ranks = [int(c) >> 2 for c in five]
+    counts = Counter(ranks)
+    wheel = sorted(ranks) == [0, 1, 2, 3, 12] and category_of(value, ranking) in (
         Category.STRAIGHT,
         Category.STRAIGHT_FLUSH,
-    ) and {c.rank for c in five} == {Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE}
+    )
 
     def key(card: Card) -> tuple[int, int, int]:
-        rank = -1 if straight_like and card.rank is Rank.ACE else int(card.rank)
-        return (counts[card.rank], rank, int(card.suit))
+        rank = int(card) >> 2
+        return (counts[rank], -1 if wheel and rank == 12 else rank, int(card) & 3)
 
     return tuple(sorted(five, key=key, reverse=True))
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
     """Evaluate 5 to 7 cards: strength, category and the best five (unused cards never count)."""
-    hand = tuple(Card(int(c)) for c in cards)
-    value = strength(hand, ranking)
-    if len(hand) == 5:
-        five: Sequence[Card] = hand
-    else:
-        # the best five: the first five-card subset, high cards first, that reaches the value
-        ordered = sorted(hand, reverse=True)
-        five = next(s for s in itertools.combinations(ordered, 5) if strength(s, ranking) == value)
+    # the best five: the first five-card subset, high cards first, that reaches the value
+    # (the kernel validates the cards before anything else looks at them)
+    ordered = sorted(cards, reverse=True)
+    value, picked = _handeval.best_five(ordered, ranking)
+    hand = tuple(map(_CARD_BY_NUMBER.__getitem__, cards))
+    five = [_CARD_BY_NUMBER[ordered[i]] for i in picked]
     category = category_of(value, ranking)
     return HandValue(hand, ranking, value, category, _display_order(five, value, ranking))
 

@@ -6,9 +6,12 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from controller.cards import DECKS, Deck
+from controller.games import GameId
+from controller.games.base import Game
 from controller.hands import Ranking, count_categories
 from controller.progress import ProgressBar
 
@@ -34,6 +37,47 @@ def register(subparsers: Any) -> None:
     )
     counts.add_argument("--json", action="store_true", help="print one JSON object")
     counts.set_defaults(run=run_counts)
+    report = sub.add_parser(
+        "report",
+        help="write the game-mathematics report (docs/math.md)",
+        description="Compute every game's returns from the shipped config and write the report.",
+    )
+    report.add_argument("--hands", type=int, default=200_000, help="rounds per simulated bet")
+    report.add_argument("--seed", type=int, default=1, help="simulation seed (default: 1)")
+    report.add_argument("--workers", type=int, default=2, help="processes (default: 2)")
+    report.add_argument("--out", type=Path, default=Path("docs/math.md"), help="output file")
+    report.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Compute the report and write it."""
+    from config.schema import load_game
+    from controller.games.report import math_report
+
+    def load(game: GameId, bonus_variant: str | None) -> Game:
+        return load_game(game, variants={"bonus": bonus_variant} if bonus_variant else None)
+
+    bars: list[ProgressBar] = []
+
+    def progress(label: str) -> ProgressBar:
+        if bars:
+            bars[-1].close()
+        bars.append(ProgressBar(label, sys.stderr))
+        return bars[-1]
+
+    command = f"tablectl math report --hands {args.hands} --seed {args.seed}"
+    try:
+        text = math_report(
+            load, hands=args.hands, seed=args.seed, workers=args.workers, command=command,
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        if bars:
+            bars[-1].close()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
 
 
 def run_counts(args: argparse.Namespace) -> int:

@@ -124,3 +124,89 @@ def test_console_script_runs_as_a_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["hands"][0]["category"] == "royal_flush"
+
+
+def test_rtp_json_for_an_exact_side_bet(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rtp", "--game", "casino-holdem", "--bet", "bonus", "--json")
+    doc = json.loads(out)
+    assert status == 0
+    for key in ("game", "bet", "rtp", "house_edge", "hit_frequency", "method", "ci95", "hands"):
+        assert key in doc
+    assert doc["method"] == "exact" and round(doc["rtp"], 5) == 0.93742 and doc["ci95"] is None
+    assert doc["rtp"] + doc["house_edge"] == pytest.approx(1.0)
+
+
+def test_rtp_what_if_and_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(
+        capsys, "rtp", "--game", "ultimate-texas-holdem", "--bet", "best-five", "--json"
+    )
+    base = json.loads(out)["rtp"]
+    _, out, _ = run(
+        capsys, "rtp", "--game", "ultimate-texas-holdem", "--bet", "best-five",
+        "--pay", "best-five.flush=6", "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert doc["rtp"] < base and doc["paytables"]["best_five"]["flush"] == "6:1"
+    assert doc["published"] == []
+    _, out, _ = run(
+        capsys, "rtp", "--game", "triple-action-holdem", "--bet", "bonus", "--paytable", "B"
+    )
+    assert "94.6113%" in out and "paytable B" in out and "paytable A" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--game", "casino-holdem", "--bet", "main", "--exact"],
+            "use --hands N instead of --exact",
+        ),
+        (["--game", "casino-holdem", "--bet", "best-five"], "no bet 'best-five'"),
+        (["--game", "casino-holdem", "--bet", "bonus", "--pay", "bonus.pair_of_aces"], "bad --pay"),
+        (
+            ["--game", "casino-holdem", "--bet", "bonus", "--pay", "bonus.kings=3"],
+            "no line 'kings'",
+        ),
+        (
+            ["--game", "casino-holdem", "--bet", "main", "--strategy", "lucky"],
+            "no strategy 'lucky'",
+        ),
+        (
+            ["--game", "casino-holdem", "--bet", "bonus", "--paytable", "Z"],
+            "no paytable variant 'Z'",
+        ),
+    ],
+)
+def test_rtp_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    status, _, err = run(capsys, "rtp", *argv)
+    assert status == 2 and message in err
+
+
+def test_rtp_simulates_a_main_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "rtp", "--game", "ultimate-texas-holdem", "--bet", "main", "--hands", "600",
+        "--seed", "2", "--workers", "1", "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert status == 0 and doc["method"] == "monte-carlo" and doc["hands"] == 600
+    assert doc["ci95"][0] < doc["rtp"] < doc["ci95"][1] and doc["strategy"] == "optimal"
+
+
+def test_games_lists_every_game_with_its_script(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games", "--json")
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and [d["game"] for d in docs] == [
+        "texas-holdem-bonus", "texas-poker", "ultimate-texas-holdem", "casino-holdem",
+        "triple-action-holdem",
+    ]  # fmt: skip
+    poker = docs[1]
+    assert poker["limits"]["bonus"] == {
+        "min": "50",
+        "max": "30000",
+        "step": "50",
+        "at_most": "ante",
+    }
+    assert poker["table_max_payout"] == "1000000"
+    assert any("decision 'flop': bet (bet 2x), fold" in step for step in poker["script"])
+    status, out, _ = run(capsys, "games", "triple-action-holdem")
+    assert "reveal dealer first" in out and "paytable bonus (A)" in out

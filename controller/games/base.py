@@ -1,0 +1,293 @@
+"""The shape every game module fills in: config, bet limits, decisions, and ``settle``.
+
+A game module subclasses :class:`Game`, declares its :class:`~controller.games.rules.DealScript`,
+its spots and the paytables it needs, and implements :meth:`Game.settle`. Everything else
+(checking initial bets against the limits, walking a hand's decisions through the script,
+turning decisions into placed bets) is shared here and raises one clear error per refusal.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from controller.errors import TableError
+from controller.games import GameInfo, Seating
+from controller.games.paytable import HandPaytable, NamedPaytable, Paytable
+from controller.games.rules import (
+    DealScript,
+    DecisionPoint,
+    IllegalBet,
+    IllegalDecision,
+    Option,
+    RoundCards,
+    Settlement,
+    SettlementLine,
+    Spot,
+    only_staked,
+)
+from controller.hands import HandValue, evaluate
+
+__all__ = ["Game", "GameConfig", "SpotLimit", "Walk"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpotLimit:
+    """Limits of one spot: minimum, maximum, step (every bet a multiple of it), and a cap spot."""
+
+    minimum: Fraction
+    maximum: Fraction
+    step: Fraction = Fraction(1)
+    at_most: Spot | None = None  # seed 001: the bonus may not exceed the ante
+
+    def verify(self, spot: Spot, amount: Fraction, bets: Mapping[Spot, Fraction]) -> None:
+        """Raise :class:`IllegalBet` saying which limit ``amount`` breaks."""
+        if amount < self.minimum:
+            raise IllegalBet(f"{spot} bet {amount} is below the minimum {self.minimum}")
+        if amount > self.maximum:
+            raise IllegalBet(f"{spot} bet {amount} is above the maximum {self.maximum}")
+        if (amount / self.step).denominator != 1:
+            raise IllegalBet(f"{spot} bet {amount} is not a multiple of {self.step}")
+        if self.at_most is not None and amount > bets.get(self.at_most, Fraction(0)):
+            raise IllegalBet(
+                f"{spot} bet {amount} is more than the {self.at_most} bet "
+                f"{bets.get(self.at_most, Fraction(0))}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """A game's validated configuration, as the core uses it (built from ``config/games``)."""
+
+    limits: Mapping[Spot, SpotLimit]
+    paytables: Mapping[str, Paytable]
+    seating: tuple[Seating, ...]
+    table_max_payout: Fraction | None = None
+    options: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A hand's decisions checked against the script: the options taken and the bets they place."""
+
+    taken: tuple[tuple[DecisionPoint, Option], ...]
+    bets: Mapping[Spot, Fraction]
+    folded: bool
+    pending: DecisionPoint | None  # the next decision this hand owes, if any
+
+
+class Game(ABC):
+    """A game: its data (class attributes) and its pure settlement."""
+
+    info: ClassVar[GameInfo]
+    script: ClassVar[DealScript]
+    initial_spots: ClassVar[tuple[Spot, ...]]  # spots a player fills before the deal
+    paytable_roles: ClassVar[tuple[str, ...]]  # paytables the config must provide
+    options_defaults: ClassVar[Mapping[str, object]] = {}
+    named_lines: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # lines of named-line paytables
+
+    def __init__(self, config: GameConfig) -> None:
+        missing = [role for role in self.paytable_roles if role not in config.paytables]
+        if missing:
+            raise TableError(f"{self.info.id}: the configuration lacks paytables {missing}")
+        for role, known in self.named_lines.items():
+            table = config.paytables.get(role)
+            unknown = (
+                sorted(set(table.odds) - set(known)) if isinstance(table, NamedPaytable) else []
+            )
+            if unknown:
+                raise TableError(
+                    f"{self.info.id}: paytable {role!r} has unknown lines {unknown}: "
+                    f"expected some of {', '.join(known)}"
+                )
+        unknown_options = sorted(set(config.options) - set(self.options_defaults))
+        if unknown_options:
+            known_options = ", ".join(self.options_defaults) or "none"
+            raise TableError(
+                f"{self.info.id}: unknown rule options {unknown_options}: expected {known_options}"
+            )
+        self.config = config
+
+    # ------------------------------------------------------------------ data access
+
+    def hand_paytable(self, role: str) -> HandPaytable:
+        """The paytable used for ``role`` (``ante``, ``bonus`` …), keyed by hand."""
+        table = self.config.paytables[role]
+        if not isinstance(table, HandPaytable):
+            raise TableError(f"{self.info.id}: paytable {role!r} must be keyed by hand")
+        return table
+
+    def named_paytable(self, role: str) -> NamedPaytable:
+        """The paytable used for ``role``, keyed by named line."""
+        table = self.config.paytables[role]
+        if not isinstance(table, NamedPaytable):
+            raise TableError(f"{self.info.id}: paytable {role!r} must be keyed by named line")
+        return table
+
+    def option(self, name: str) -> object:
+        """A rule option from config, or its default."""
+        return self.config.options.get(name, self.options_defaults.get(name))
+
+    # ------------------------------------------------------------------ bets
+
+    def verify_initial_bets(self, bets: Mapping[Spot, Fraction]) -> None:
+        """Raise :class:`IllegalBet` unless ``bets`` is a valid set of bets before the deal."""
+        for spot in bets:
+            if spot not in self.initial_spots:
+                allowed = ", ".join(s.value for s in self.initial_spots)
+                raise IllegalBet(
+                    f"{self.info.id}: no bet on {spot} before the deal: expected one of {allowed}"
+                )
+        if bets.get(Spot.ANTE, Fraction(0)) <= 0:
+            raise IllegalBet(f"{self.info.id}: every hand needs an ante; got {dict(bets)}")
+        for spot, amount in bets.items():
+            limit = self.config.limits.get(spot)
+            if limit is None:
+                raise IllegalBet(f"{self.info.id}: no limits are configured for {spot}")
+            limit.verify(spot, Fraction(amount), bets)
+
+    def can_place_initial_bets(self, bets: Mapping[Spot, Fraction]) -> bool:
+        """Whether :meth:`verify_initial_bets` would accept ``bets``."""
+        try:
+            self.verify_initial_bets(bets)
+        except TableError:
+            return False
+        return True
+
+    def automatic_bets(self, bets: Mapping[Spot, Fraction]) -> dict[Spot, Fraction]:
+        """Bets the table places by itself once the initial bets are in (Ultimate's Ante Plus)."""
+        return {}
+
+    # ------------------------------------------------------------------ decisions
+
+    def walk(self, initial: Mapping[Spot, Fraction], decisions: Sequence[str]) -> Walk:
+        """Check ``decisions`` against the script and work out every bet they place."""
+        ante = Fraction(initial.get(Spot.ANTE, 0))
+        bets: dict[Spot, Fraction] = {s: Fraction(a) for s, a in initial.items()}
+        bets.update(self.automatic_bets(bets))
+        taken: list[tuple[DecisionPoint, Option]] = []
+        remaining = list(decisions)
+        folded = False
+        pending: DecisionPoint | None = None
+        for point in self.script.decision_points:
+            if folded:
+                break
+            if point.only_if_no_bet_on is not None and bets.get(point.only_if_no_bet_on):
+                continue
+            if not remaining:
+                pending = point
+                break
+            option = point.option(remaining.pop(0))
+            taken.append((point, option))
+            if option.folds:
+                folded = True
+            elif option.spot is not None and option.multiple > 0:
+                bets[option.spot] = bets.get(option.spot, Fraction(0)) + ante * option.multiple
+        if remaining:
+            raise IllegalDecision(
+                f"{self.info.id}: decisions {remaining} come after the hand "
+                + ("folded" if folded else "has no decision left")
+            )
+        return Walk(tuple(taken), bets, folded, pending)
+
+    def verify_complete(self, initial: Mapping[Spot, Fraction], decisions: Sequence[str]) -> Walk:
+        """:meth:`walk`, and refuse a hand that still owes a decision."""
+        walk = self.walk(initial, decisions)
+        if walk.pending is not None:
+            raise IllegalDecision(
+                f"{self.info.id}: the hand has not decided at '{walk.pending.name}' yet"
+            )
+        return walk
+
+    # ------------------------------------------------------------------ settlement
+
+    def evaluate_hands(self, cards: RoundCards) -> tuple[HandValue, HandValue]:
+        """The player's and the dealer's best five from their hole cards and the board."""
+        ranking = self.info.ranking
+        return (
+            evaluate((*cards.player, *cards.board), ranking),
+            evaluate((*cards.dealer, *cards.board), ranking),
+        )
+
+    def check_cards(self, cards: RoundCards) -> None:
+        """Refuse a round whose card counts or deck do not fit the game."""
+        info = self.info
+        expected = (info.hole_cards, info.dealer_cards, info.board_cards)
+        got = (len(cards.player), len(cards.dealer), len(cards.board))
+        if expected != got:
+            raise TableError(
+                f"{info.id}: expected {expected[0]} player, {expected[1]} dealer and "
+                f"{expected[2]} board cards; got {got[0]}, {got[1]} and {got[2]}"
+            )
+        info.deck.check((*cards.player, *cards.dealer, *cards.board))
+
+    def settle(
+        self,
+        cards: RoundCards,
+        initial: Mapping[Spot, Fraction],
+        decisions: Sequence[str],
+    ) -> Settlement:
+        """Settle one player hand: every spot's line, from the cards, bets and decisions."""
+        self.check_cards(cards)
+        walk = self.verify_complete(initial, decisions)
+        player, dealer = self.evaluate_hands(cards)
+        side = self.settle_side(cards, walk, player)
+        main, qualifies = self.settle_main(walk, player, dealer)
+        settlement = Settlement(only_staked((*side, *main)), player, dealer, qualifies, walk.folded)
+        return self._apply_table_maximum(settlement)
+
+    def dealer_qualifies(self, dealer: HandValue) -> bool | None:
+        """Whether the dealer's hand qualifies (None where the game has no qualifier)."""
+        qualifier = self.info.dealer_qualifier
+        return None if qualifier is None else qualifier.holds(dealer)
+
+    @abstractmethod
+    def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
+        """The side bet's line (it never depends on the dealer's hand)."""
+
+    @abstractmethod
+    def settle_main(
+        self, walk: Walk, player: HandValue, dealer: HandValue
+    ) -> tuple[list[SettlementLine], bool | None]:
+        """The main game's lines and whether the dealer qualified.
+
+        The dealer's hand matters only through its value, so game mathematics can settle
+        one representative dealer hand per outcome instead of every one.
+        """
+
+    def _apply_table_maximum(self, settlement: Settlement) -> Settlement:
+        """Cap the main game's winnings at the table maximum payout (side bets are outside it)."""
+        cap = self.config.table_max_payout
+        if cap is None:
+            return settlement
+        main = [ln for ln in settlement.lines if not ln.spot.is_side_bet]
+        won = sum((ln.paid for ln in main), Fraction(0))
+        if won <= cap:
+            return settlement
+        excess = won - cap
+        lines: list[SettlementLine] = []
+        for line in settlement.lines:
+            if line.spot.is_side_bet or excess == 0 or line.paid == 0:
+                lines.append(line)
+                continue
+            cut = min(line.paid, excess)
+            excess -= cut
+            lines.append(
+                SettlementLine(
+                    line.spot, line.stake, line.result, line.odds, line.paid - cut,
+                    line.paytable_line,
+                    f"{line.reason}; reduced by {cut} to the table maximum payout {cap}",
+                )
+            )  # fmt: skip
+        note = f"main-game winnings {won} capped at the table maximum payout {cap}"
+        return Settlement(
+            tuple(lines),
+            settlement.player_hand,
+            settlement.dealer_hand,
+            settlement.dealer_qualifies,
+            settlement.folded,
+            (*settlement.notes, note),
+        )

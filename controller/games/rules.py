@@ -1,0 +1,357 @@
+"""What every game declares: bet spots, deal script, decision points, and settlement records.
+
+A game is data (its :class:`DealScript`, its spots, its paytables from config) plus one pure
+``settle`` function. Money is exact: stakes and payouts are :class:`~fractions.Fraction`
+amounts in table units, so a 3:2 payout on an odd stake is never rounded silently;
+whoever pays in chips applies the house's rounding rule and records it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from controller.cards import Card
+from controller.errors import TableError
+from controller.hands import HandValue
+
+__all__ = [
+    "DealBoard",
+    "DealHoleCards",
+    "DealScript",
+    "Decide",
+    "DecisionPoint",
+    "Face",
+    "IllegalBet",
+    "IllegalDecision",
+    "Option",
+    "Result",
+    "Reveal",
+    "RoundCards",
+    "Settlement",
+    "SettlementLine",
+    "Spot",
+    "Step",
+    "format_amount",
+]
+
+
+class IllegalBet(TableError):
+    """A bet that the game's limits or rules do not allow."""
+
+
+class IllegalDecision(TableError):
+    """A decision that is not one of the options open at this point of the round."""
+
+
+class Spot(StrEnum):
+    """Betting spots on the layouts of the five games."""
+
+    ANTE = "ante"
+    ANTE_PLUS = "ante_plus"  # Ultimate: placed automatically, equal to the ante
+    CALL = "call"  # Ultimate (4x/3x/2x/1x) and Casino Hold'em (2x)
+    BET = "bet"  # Texas poker (2x) and Triple Action (1x)
+    FLOP = "flop"  # Texas Hold'em Bonus: 2x before the flop
+    TURN = "turn"  # Texas Hold'em Bonus: 1x
+    RIVER = "river"  # Texas Hold'em Bonus: 1x
+    BONUS = "bonus"  # side bet: 000, 001, 003, 004
+    BEST_FIVE = "best_five"  # side bet: 002
+    ANTE_BONUS = "ante_bonus"  # Triple Action: paid on the ante, no stake of its own
+
+    @property
+    def is_side_bet(self) -> bool:
+        """Side bets are settled apart from the main game (and outside the table maximum)."""
+        return self in (Spot.BONUS, Spot.BEST_FIVE)
+
+
+class Face(StrEnum):
+    """Whether a dealt card lies face up or face down."""
+
+    UP = "up"
+    DOWN = "down"
+
+
+class Result(StrEnum):
+    """How one bet spot ended."""
+
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+
+
+# ---------------------------------------------------------------------- deal script
+
+
+@dataclass(frozen=True, slots=True)
+class DealHoleCards:
+    """Hole cards: one at a time round the player hands from the dealer's left, then the dealer.
+
+    Repeated ``count`` times, so with two boxes and two cards: box 1, box 2, dealer, box 1,
+    box 2, dealer.
+    """
+
+    count: int
+    player_face: Face
+    dealer_face: Face
+
+
+@dataclass(frozen=True, slots=True)
+class DealBoard:
+    """Community cards, dealt to the board in one step (the flop, the turn, the river)."""
+
+    name: str
+    count: int
+    face: Face
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Cards turned face up: ``dealer_first`` (Triple Action's up card), ``dealer`` or ``board``."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice at a decision point: its name and the bet it places (spot, ante multiple)."""
+
+    name: str
+    spot: Spot | None = None
+    multiple: Fraction = Fraction(0)
+    folds: bool = False
+
+    @property
+    def places_bet(self) -> bool:
+        """Whether choosing this option puts money on a spot."""
+        return self.spot is not None and self.multiple > 0
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """A point where every live player hand must decide; ``on_timeout`` is chosen for the idle."""
+
+    name: str
+    options: tuple[Option, ...]
+    on_timeout: str
+    only_if_no_bet_on: Spot | None = None  # Ultimate: later decisions only after checking
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``; raises :class:`IllegalDecision` naming the choices."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        choices = ", ".join(o.name for o in self.options)
+        raise IllegalDecision(
+            f"{name!r} is not a choice at the {self.name} decision: expected {choices}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """A decision step in the script."""
+
+    point: DecisionPoint
+
+
+Step = DealHoleCards | DealBoard | Reveal | Decide
+
+
+@dataclass(frozen=True, slots=True)
+class DealScript:
+    """The ordered steps of a round, from the hole cards to the dealer's reveal."""
+
+    steps: tuple[Step, ...]
+
+    @property
+    def decision_points(self) -> tuple[DecisionPoint, ...]:
+        """Every decision point, in order."""
+        return tuple(s.point for s in self.steps if isinstance(s, Decide))
+
+    @property
+    def board_cards(self) -> int:
+        """How many community cards a round deals."""
+        return sum(s.count for s in self.steps if isinstance(s, DealBoard))
+
+    def describe(self) -> list[str]:
+        """One line per step, for the operator's guide and ``tablectl games``."""
+        lines: list[str] = []
+        for step in self.steps:
+            match step:
+                case DealHoleCards(count, player_face, dealer_face):
+                    lines.append(
+                        f"deal {count} hole cards one at a time round the player hands "
+                        f"(face {player_face}) then the dealer (face {dealer_face})"
+                    )
+                case DealBoard(name, count, face):
+                    lines.append(f"deal the {name}: {count} card(s) to the board, face {face}")
+                case Reveal(what):
+                    lines.append(f"reveal {what.replace('_', ' ')}")
+                case Decide(point):
+                    opts = ", ".join(
+                        o.name + (f" ({o.spot} {o.multiple}x)" if o.places_bet else "")
+                        for o in point.options
+                    )
+                    lines.append(f"decision '{point.name}': {opts}; on timeout: {point.on_timeout}")
+        return lines
+
+
+# ---------------------------------------------------------------------- a round's cards
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCards:
+    """The cards a settlement needs: one player hand's hole cards, the dealer's, the board."""
+
+    player: tuple[Card, ...]
+    dealer: tuple[Card, ...]
+    board: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        everything = (*self.player, *self.dealer, *self.board)
+        if len(set(everything)) != len(everything):
+            raise TableError(
+                "the same card appears twice among player, dealer and board: "
+                + " ".join(c.code for c in everything)
+            )
+
+
+# ---------------------------------------------------------------------- settlement
+
+
+def format_amount(amount: Fraction) -> str:
+    """An exact amount as text: ``7.5``, ``12``, or ``10/3`` when no decimal is exact.
+
+    >>> format_amount(Fraction(15, 2)), format_amount(Fraction(12)), format_amount(Fraction(10, 3))
+    ('7.5', '12', '10/3')
+    """
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    d = amount.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d != 1:
+        return f"{amount.numerator}/{amount.denominator}"
+    digits = 0
+    scaled = amount
+    while scaled.denominator != 1:
+        scaled *= 10
+        digits += 1
+    sign = "-" if scaled < 0 else ""
+    text = str(abs(scaled.numerator)).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}"
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """One bet spot's outcome: the stake, win/lose/push, what was paid and why."""
+
+    spot: Spot
+    stake: Fraction
+    result: Result
+    odds: Fraction | None  # the odds applied on a win (None otherwise)
+    paid: Fraction  # winnings on top of the stake (0 on a push or a loss)
+    paytable_line: str | None
+    reason: str
+
+    @property
+    def returned(self) -> Fraction:
+        """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
+        if self.result is Result.LOSE:
+            return Fraction(0)
+        return self.stake + self.paid
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form used in reports, scenarios and messages."""
+        return {
+            "spot": self.spot.value,
+            "stake": format_amount(self.stake),
+            "result": self.result.value,
+            "odds": None if self.odds is None else f"{self.odds.numerator}:{self.odds.denominator}",
+            "paid": format_amount(self.paid),
+            "returned": format_amount(self.returned),
+            "paytable_line": self.paytable_line,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A player hand's whole settlement: one line per spot, and the hands that justify it."""
+
+    lines: tuple[SettlementLine, ...]
+    player_hand: HandValue
+    dealer_hand: HandValue
+    dealer_qualifies: bool | None
+    folded: bool
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def staked(self) -> Fraction:
+        """Total money put at risk."""
+        return sum((line.stake for line in self.lines), Fraction(0))
+
+    @property
+    def returned(self) -> Fraction:
+        """Total money given back to the player (stakes included)."""
+        return sum((line.returned for line in self.lines), Fraction(0))
+
+    @property
+    def net(self) -> Fraction:
+        """The player's result: returned minus staked (the house result with the sign flipped)."""
+        return self.returned - self.staked
+
+    def line(self, spot: Spot) -> SettlementLine:
+        """The line of ``spot``; raises ``KeyError`` if that spot was not settled."""
+        for line in self.lines:
+            if line.spot is spot:
+                return line
+        raise KeyError(spot)
+
+    def spots(self) -> Mapping[Spot, SettlementLine]:
+        """Lines by spot."""
+        return {line.spot: line for line in self.lines}
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form used in reports, scenarios and messages."""
+        return {
+            "player_hand": self.player_hand.to_json(),
+            "dealer_hand": self.dealer_hand.to_json(),
+            "dealer_qualifies": self.dealer_qualifies,
+            "folded": self.folded,
+            "lines": [line.to_json() for line in self.lines],
+            "staked": format_amount(self.staked),
+            "returned": format_amount(self.returned),
+            "net": format_amount(self.net),
+            "notes": list(self.notes),
+        }
+
+
+def win(
+    spot: Spot, stake: Fraction, odds: Fraction, line: str | None, reason: str
+) -> SettlementLine:
+    """A winning line paying ``odds`` to one."""
+    return SettlementLine(spot, stake, Result.WIN, odds, stake * odds, line, reason)
+
+
+def lose(spot: Spot, stake: Fraction, reason: str) -> SettlementLine:
+    """A losing line."""
+    return SettlementLine(spot, stake, Result.LOSE, None, Fraction(0), None, reason)
+
+
+def push(spot: Spot, stake: Fraction, reason: str) -> SettlementLine:
+    """A line whose stake is returned."""
+    return SettlementLine(spot, stake, Result.PUSH, None, Fraction(0), None, reason)
+
+
+def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
+    """Drop lines of spots that carried no stake (an un-placed bet has nothing to settle).
+
+    The Triple Action ante bonus has no stake of its own and is kept when it pays.
+    """
+    return tuple(
+        line for line in lines if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+    )

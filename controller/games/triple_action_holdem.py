@@ -1,0 +1,109 @@
+"""Triple Action Hold'em (seed 004): 28-card deck, ante, bet 1x or fold, ante bonus, bonus.
+
+Each hand and the dealer get two cards, three board cards lie face down and one dealer card
+is shown before the decision. The dealer needs a pair of nines or better: without it the
+ante wins even money and the bet is returned; with it the better hand wins ante and bet
+even money, a tie returns both. A hand that stayed in and makes a full house or better (in
+the Triple Action ranking: full house, four of a kind, flush, straight flush, royal flush)
+is also paid the ante bonus on its ante, win or lose. The bonus side bet pays on the
+player's five-card hand from two pair up (paytable A or B) and stays in action after a fold.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar
+
+from controller.games import GAMES, GameId
+from controller.games.base import Game, Walk
+from controller.games.rules import (
+    DealBoard,
+    DealHoleCards,
+    DealScript,
+    Decide,
+    DecisionPoint,
+    Face,
+    Option,
+    Result,
+    Reveal,
+    RoundCards,
+    SettlementLine,
+    Spot,
+    lose,
+    push,
+    win,
+)
+from controller.hands import HandValue
+
+__all__ = ["TripleActionHoldem"]
+
+DECISION = DecisionPoint(
+    "up card", (Option("bet", Spot.BET, Fraction(1)), Option("fold", folds=True)), on_timeout="fold"
+)
+
+
+class TripleActionHoldem(Game):
+    """Seed 004, played at boxes."""
+
+    info = GAMES[GameId.TRIPLE_ACTION_HOLDEM]
+    script = DealScript(
+        (
+            DealHoleCards(2, Face.DOWN, Face.DOWN),
+            DealBoard("board", 3, Face.DOWN),
+            Reveal("dealer_first"),
+            Decide(DECISION),
+            Reveal("dealer"),
+            Reveal("board"),
+        )
+    )
+    initial_spots = (Spot.ANTE, Spot.BONUS)
+    paytable_roles = ("ante_bonus", "bonus")
+    options_defaults: ClassVar[dict[str, object]] = {}
+
+    def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
+        """The bonus, on the player's five-card hand; it stays in action after a fold."""
+        bonus = walk.bets.get(Spot.BONUS, Fraction(0))
+        if not bonus:
+            return []
+        line = self.hand_paytable("bonus").lookup(player)
+        if line is not None:
+            return [win(Spot.BONUS, bonus, line.odds, line.name, player.name)]
+        return [lose(Spot.BONUS, bonus, f"{player.name}: below two pair")]
+
+    def settle_main(
+        self, walk: Walk, player: HandValue, dealer: HandValue
+    ) -> tuple[list[SettlementLine], bool | None]:
+        """Ante and bet against a dealer who needs a pair of nines, and the ante bonus."""
+        bets = walk.bets
+        ante, bet = bets[Spot.ANTE], bets.get(Spot.BET, Fraction(0))
+        qualifier = self.info.dealer_qualifier
+        assert qualifier is not None
+        qualifies = qualifier.holds(dealer)
+        if walk.folded:
+            return [lose(Spot.ANTE, ante, "folded: ante lost, no ante bonus")], qualifies
+        lines: list[SettlementLine] = []
+        if not qualifies:
+            why = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
+            lines.append(win(Spot.ANTE, ante, Fraction(1), None, why))
+            lines.append(push(Spot.BET, bet, f"{why}: bet returned"))
+        elif player.strength > dealer.strength:
+            reason = f"{player.name} beats the dealer's {dealer.name}"
+            lines += [win(Spot.ANTE, ante, Fraction(1), None, reason)]
+            lines += [win(Spot.BET, bet, Fraction(1), None, reason)]
+        elif player.strength == dealer.strength:
+            reason = f"tie: both hands are {player.name}"
+            lines += [push(Spot.ANTE, ante, reason), push(Spot.BET, bet, reason)]
+        else:
+            reason = f"the dealer's {dealer.name} beats {player.name}"
+            lines += [lose(Spot.ANTE, ante, reason), lose(Spot.BET, bet, reason)]
+        ante_bonus = self.hand_paytable("ante_bonus").lookup(player)
+        if ante_bonus is not None:
+            # paid on the ante, win or lose; it has no stake of its own
+            reason = f"{player.name}: ante bonus on the ante of {ante}, whatever the dealer holds"
+            lines.append(
+                SettlementLine(
+                    Spot.ANTE_BONUS, Fraction(0), Result.WIN, ante_bonus.odds,
+                    ante * ante_bonus.odds, ante_bonus.name, reason,
+                )
+            )  # fmt: skip
+        return lines, qualifies

@@ -1,0 +1,136 @@
+"""Ultimate Texas Hold'em (seed 002): ante, Ante Plus, one call of 4x/3x, 2x or 1x, Best Five.
+
+The dealer needs a pair or better. A better player hand wins the ante (only when the dealer
+qualifies; otherwise the ante is returned) and the call even money, and the Ante Plus by its
+paytable (three of a kind or less: returned). A tie returns every main bet; a worse hand
+loses them all. Folding at the river loses ante and Ante Plus. The Best Five bet is settled
+on the player's hand alone, whatever the main game does, a fold included.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar
+
+from controller.games import GAMES, GameId
+from controller.games.base import Game, Walk
+from controller.games.rules import (
+    DealBoard,
+    DealHoleCards,
+    DealScript,
+    Decide,
+    DecisionPoint,
+    Face,
+    Option,
+    Result,
+    Reveal,
+    RoundCards,
+    SettlementLine,
+    Spot,
+    lose,
+    push,
+    win,
+)
+from controller.hands import HandValue
+
+__all__ = ["UltimateTexasHoldem"]
+
+PREFLOP = DecisionPoint(
+    "preflop",
+    (
+        Option("call_4x", Spot.CALL, Fraction(4)),
+        Option("call_3x", Spot.CALL, Fraction(3)),
+        Option("check"),
+    ),
+    on_timeout="check",
+)
+FLOP = DecisionPoint(
+    "flop",
+    (Option("call_2x", Spot.CALL, Fraction(2)), Option("check")),
+    on_timeout="check",
+    only_if_no_bet_on=Spot.CALL,
+)
+RIVER = DecisionPoint(
+    "river",
+    (Option("call_1x", Spot.CALL, Fraction(1)), Option("fold", folds=True)),
+    on_timeout="fold",
+    only_if_no_bet_on=Spot.CALL,
+)
+
+
+class UltimateTexasHoldem(Game):
+    """Seed 002, played with one shared player hand for any number of seats (or boxes)."""
+
+    info = GAMES[GameId.ULTIMATE_TEXAS_HOLDEM]
+    script = DealScript(
+        (
+            DealHoleCards(2, Face.UP, Face.DOWN),
+            Decide(PREFLOP),
+            DealBoard("flop", 3, Face.UP),
+            Decide(FLOP),
+            DealBoard("turn and river", 2, Face.UP),
+            Decide(RIVER),
+            Reveal("dealer"),
+        )
+    )
+    initial_spots = (Spot.ANTE, Spot.BEST_FIVE)
+    paytable_roles = ("ante_plus", "best_five")
+    options_defaults: ClassVar[dict[str, object]] = {}
+
+    def automatic_bets(self, bets: dict[Spot, Fraction]) -> dict[Spot, Fraction]:  # type: ignore[override]
+        """The Ante Plus, equal to the ante, placed by the table."""
+        return {Spot.ANTE_PLUS: bets.get(Spot.ANTE, Fraction(0))}
+
+    def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
+        """Best Five, on the player's hand alone, a fold included."""
+        best_five = walk.bets.get(Spot.BEST_FIVE, Fraction(0))
+        if not best_five:
+            return []
+        line = self.hand_paytable("best_five").lookup(player)
+        if line is not None:
+            return [win(Spot.BEST_FIVE, best_five, line.odds, line.name, player.name)]
+        return [lose(Spot.BEST_FIVE, best_five, f"{player.name}: below three of a kind")]
+
+    def settle_main(
+        self, walk: Walk, player: HandValue, dealer: HandValue
+    ) -> tuple[list[SettlementLine], bool | None]:
+        """Ante, call and Ante Plus."""
+        bets = walk.bets
+        ante, plus, call = bets[Spot.ANTE], bets[Spot.ANTE_PLUS], bets.get(Spot.CALL, Fraction(0))
+        qualifier = self.info.dealer_qualifier
+        assert qualifier is not None
+        qualifies = qualifier.holds(dealer)
+        if walk.folded:
+            return [
+                lose(Spot.ANTE, ante, "folded"),
+                lose(Spot.ANTE_PLUS, plus, "folded"),
+            ], qualifies
+        lines: list[SettlementLine] = []
+        no_q = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
+        if player.strength > dealer.strength:
+            reason = f"{player.name} beats the dealer's {dealer.name}"
+            if qualifies:
+                lines.append(win(Spot.ANTE, ante, Fraction(1), None, reason))
+            else:
+                lines.append(push(Spot.ANTE, ante, f"{no_q}: ante returned"))
+            lines.append(win(Spot.CALL, call, Fraction(1), None, reason))
+            table = self.hand_paytable("ante_plus")
+            line = table.lookup(player)
+            if line is not None:
+                lines.append(win(Spot.ANTE_PLUS, plus, line.odds, line.name, reason))
+            elif table.otherwise is Result.PUSH:
+                lines.append(push(Spot.ANTE_PLUS, plus, f"{reason}; below a straight: returned"))
+            else:
+                lines.append(lose(Spot.ANTE_PLUS, plus, f"{reason}; no Ante Plus line"))
+        elif player.strength == dealer.strength:
+            reason = f"tie: both hands are {player.name}"
+            main = (Spot.ANTE, Spot.CALL, Spot.ANTE_PLUS)
+            lines += [push(s, bets.get(s, Fraction(0)), reason) for s in main]
+        else:
+            reason = f"the dealer's {dealer.name} beats {player.name}"
+            if qualifies:
+                lines.append(lose(Spot.ANTE, ante, reason))
+            else:
+                lines.append(push(Spot.ANTE, ante, f"{no_q}: ante returned"))
+            lines += [lose(Spot.CALL, call, reason), lose(Spot.ANTE_PLUS, plus, reason)]
+        return lines, qualifies
