@@ -166,6 +166,11 @@ static inline uint32_t classify(uint64_t hand, int ranking, int *kind)
     return (LEVEL[ranking][k] << 26) | (primary << 13) | secondary;
 }
 
+static inline uint32_t classify_any(uint64_t hand, int *kind)
+{
+    return classify(hand, 0, kind);
+}
+
 static int check_ranking(long ranking)
 {
     if (ranking < 0 || ranking >= N_RANKINGS) {
@@ -444,6 +449,16 @@ done:
  * player vs dealer (0 lose, 1 tie, 2 win) * 10 + the player's category (kernel order).
  */
 
+static inline uint64_t xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
 typedef struct {
     uint8_t unseen[52];
     int n_unseen, need_board, need_dealer, ranking;
@@ -485,14 +500,28 @@ static void tally_board(tally_t *t, int start, int left, uint64_t board)
         tally_board(t, i + 1, left - 1, board | card_bit(t->unseen[i]));
 }
 
-static inline uint64_t xorshift(uint64_t *state)
+/* `samples` random completions: the missing board and dealer cards drawn from t->unseen.
+ * A partial Fisher-Yates shuffle draws a uniform random selection from any arrangement of
+ * the pool, so the pool is not reset between samples. */
+static void tally_sample(tally_t *t, long long samples, uint64_t *state)
 {
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 0x2545F4914F6CDD1DULL;
+    uint8_t pool[52];
+    memcpy(pool, t->unseen, (size_t)t->n_unseen);
+    int draw = t->need_board + t->need_dealer;
+    for (long long s = 0; s < samples; s++) {
+        uint64_t b = 0, d = 0;
+        for (int k = 0; k < draw; k++) {
+            int j = k + (int)(xorshift(state) % (uint64_t)(t->n_unseen - k));
+            uint8_t tmp = pool[k];
+            pool[k] = pool[j];
+            pool[j] = tmp;
+            if (k < t->need_board)
+                b |= card_bit(pool[k]);
+            else
+                d |= card_bit(pool[k]);
+        }
+        tally_one(t, b, d);
+    }
 }
 
 static int read_cards(Py_buffer *buf, uint64_t *mask, uint64_t *seen, const char *what)
@@ -569,23 +598,7 @@ static PyObject *py_tally(PyObject *self, PyObject *args)
         tally_board(&t, 0, t.need_board, 0);
     } else {
         uint64_t state = seed ? seed : 0x9E3779B97F4A7C15ULL;
-        uint8_t pool[52];
-        int draw = t.need_board + t.need_dealer;
-        for (long long s = 0; s < samples; s++) {
-            memcpy(pool, t.unseen, (size_t)t.n_unseen);
-            uint64_t b = 0, d = 0;
-            for (int k = 0; k < draw; k++) { /* partial Fisher-Yates */
-                int j = k + (int)(xorshift(&state) % (uint64_t)(t.n_unseen - k));
-                uint8_t tmp = pool[k];
-                pool[k] = pool[j];
-                pool[j] = tmp;
-                if (k < t.need_board)
-                    b |= card_bit(pool[k]);
-                else
-                    d |= card_bit(pool[k]);
-            }
-            tally_one(&t, b, d);
-        }
+        tally_sample(&t, samples, &state);
     }
     Py_END_ALLOW_THREADS
     result = PyTuple_New(60);
@@ -675,6 +688,425 @@ done:
     return result;
 }
 
+/* ======================================================================================
+ * Game simulation for the return-to-player figures of the strategy-dependent main games.
+ *
+ * One round: the player's decisions by the game's strategy (the same rules as
+ * controller/games/strategy.py), then the main game's net per ante averaged exactly over
+ * every hand the dealer may hold. The tests hold each round's value to the Python
+ * settlement code and the Ultimate decisions to the Python strategy.
+ * ====================================================================================== */
+
+enum { SIM_BONUS_POKER = 0, SIM_ULTIMATE = 1, SIM_CALL = 2 };
+
+typedef struct {
+    int game;             /* SIM_* */
+    int rule;             /* Bonus Poker: 0 bet when P(win) > P(lose); 1 when P(win) > 50% */
+    uint32_t threshold;   /* dealer qualification (0: none) */
+    uint32_t ante_from;   /* Bonus Poker: the ante pays from this strength */
+    uint32_t two_pair;    /* Ultimate: the strength of the lowest two pair */
+    double plus_odds[10]; /* Ultimate: Ante Plus odds by player category; < 0: returned */
+    double cell_net[60];  /* call games: net per ante after calling, by tally cell */
+    double call;          /* call games: the call, in antes */
+} sim_t;
+
+#define FIRST_LOOK 400
+#define CLOSE_LOOK 6000
+
+/* sampled completions of a round seen from the player: hole cards and the visible board */
+static void sim_tally(tally_t *t, const sim_t *s, uint64_t player, uint64_t board, int need_board,
+                      const uint8_t *deck, int n, long long samples, uint64_t *state)
+{
+    memset(t, 0, sizeof *t);
+    t->ranking = 0;
+    t->threshold = s->threshold;
+    t->player = player | board;
+    t->dealer = board;
+    t->need_board = need_board;
+    t->need_dealer = 2;
+    for (int i = 0; i < n; i++)
+        if (!((player | board) & card_bit(deck[i])))
+            t->unseen[t->n_unseen++] = deck[i];
+    tally_sample(t, samples, state);
+}
+
+static double tally_p(const tally_t *t, int outcome)
+{
+    uint64_t n = 0, total = 0;
+    for (int i = 0; i < 60; i++) {
+        total += t->cells[i];
+        if ((i % 30) / 10 == outcome)
+            n += t->cells[i];
+    }
+    return (double)n / (double)total;
+}
+
+static double tally_ev(const tally_t *t, const double *net)
+{
+    double sum = 0;
+    uint64_t total = 0;
+    for (int i = 0; i < 60; i++) {
+        sum += (double)t->cells[i] * net[i];
+        total += t->cells[i];
+    }
+    return sum / (double)total;
+}
+
+/* decide value > threshold: a first look, then a closer one when the first is near */
+static int sim_decide(const sim_t *s, uint64_t player, uint64_t board, int need_board,
+                      const uint8_t *deck, int n, uint64_t *state, int kind, double threshold,
+                      double margin)
+{
+    tally_t t;
+    sim_tally(&t, s, player, board, need_board, deck, n, FIRST_LOOK, state);
+    double v = kind == 0 ? tally_p(&t, 2) - tally_p(&t, 0) : kind == 1 ? tally_p(&t, 2)
+                                                                       : tally_ev(&t, s->cell_net);
+    if (v - threshold > margin || threshold - v > margin)
+        return v > threshold;
+    sim_tally(&t, s, player, board, need_board, deck, n, CLOSE_LOOK, state);
+    v = kind == 0 ? tally_p(&t, 2) - tally_p(&t, 0) : kind == 1 ? tally_p(&t, 2)
+                                                              : tally_ev(&t, s->cell_net);
+    return v > threshold;
+}
+
+/* Ultimate's "hidden pair or better": a pair or better whose made cards include a hole card,
+ * the best five chosen as controller.hands.evaluate chooses it */
+static int hidden_pair_or_better(const uint8_t *hole, const uint8_t *board5)
+{
+    uint8_t c[7] = {hole[0], hole[1], board5[0], board5[1], board5[2], board5[3], board5[4]};
+    for (int i = 1; i < 7; i++) /* sort by card number, highest first */
+        for (int j = i; j > 0 && c[j] > c[j - 1]; j--) {
+            uint8_t tmp = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = tmp;
+        }
+    uint64_t all = 0;
+    for (int i = 0; i < 7; i++)
+        all |= card_bit(c[i]);
+    int kind;
+    uint32_t best = classify(all, 0, &kind);
+    if (kind == K_HIGH_CARD)
+        return 0;
+    for (int a = 0; a < 7; a++)
+        for (int b = a + 1; b < 7; b++)
+            for (int d = b + 1; d < 7; d++)
+                for (int e = d + 1; e < 7; e++)
+                    for (int f = e + 1; f < 7; f++) {
+                        uint8_t five[5] = {c[a], c[b], c[d], c[e], c[f]};
+                        uint64_t m = 0;
+                        for (int k = 0; k < 5; k++)
+                            m |= card_bit(five[k]);
+                        int k5;
+                        if (classify(m, 0, &k5) != best)
+                            continue;
+                        int whole = kind == K_STRAIGHT || kind == K_FLUSH ||
+                                    kind == K_STRAIGHT_FLUSH || kind == K_ROYAL_FLUSH;
+                        for (int k = 0; k < 5; k++) {
+                            int same = 0;
+                            for (int l = 0; l < 5; l++)
+                                same += (five[l] >> 2) == (five[k] >> 2);
+                            if ((whole || same >= 2) && (five[k] == hole[0] || five[k] == hole[1]))
+                                return 1;
+                        }
+                        return 0;
+                    }
+    return 0;
+}
+
+static int ultimate_preflop(const uint8_t *hole)
+{
+    int hi = hole[0] >> 2, lo = hole[1] >> 2, suited = (hole[0] & 3) == (hole[1] & 3);
+    if (lo > hi) {
+        int tmp = hi;
+        hi = lo;
+        lo = tmp;
+    }
+    if (hi == lo)
+        return hi >= 1; /* threes or better */
+    if (hi == 12)
+        return 1;
+    if (hi == 11) /* king: K2s+, K5o+ */
+        return lo >= (suited ? 0 : 3);
+    if (hi == 10) /* queen: Q6s+, Q8o+ */
+        return lo >= (suited ? 4 : 6);
+    if (hi == 9) /* jack: J8s+, JTo+ */
+        return lo >= (suited ? 6 : 8);
+    return 0;
+}
+
+static int ultimate_flop(const sim_t *s, const uint8_t *hole, const uint8_t *board)
+{
+    uint64_t m = card_bit(hole[0]) | card_bit(hole[1]);
+    uint32_t board_ranks = 0;
+    for (int i = 0; i < 3; i++) {
+        m |= card_bit(board[i]);
+        board_ranks |= 1u << (board[i] >> 2);
+    }
+    int kind;
+    uint32_t value = classify_any(m, &kind);
+    if (value >= s->two_pair)
+        return 1;
+    int r0 = hole[0] >> 2, r1 = hole[1] >> 2;
+    if (kind == K_PAIR && !(r0 == 0 && r1 == 0) &&
+        (r0 == r1 || (board_ranks >> r0 & 1) || (board_ranks >> r1 & 1)))
+        return 1;
+    for (int suit = 0; suit < 4; suit++) {
+        int count = 0, hidden_ten = 0;
+        for (int i = 0; i < 2; i++)
+            if ((hole[i] & 3) == suit) {
+                count++;
+                hidden_ten |= (hole[i] >> 2) >= 8;
+            }
+        for (int i = 0; i < 3; i++)
+            count += (board[i] & 3) == suit;
+        if (count >= 4 && hidden_ten)
+            return 1;
+    }
+    return 0;
+}
+
+static int ultimate_river(const uint8_t *hole, const uint8_t *board, const uint8_t *deck, int n)
+{
+    if (hidden_pair_or_better(hole, board))
+        return 1;
+    uint64_t b = 0;
+    for (int i = 0; i < 5; i++)
+        b |= card_bit(board[i]);
+    int kind;
+    uint32_t mine = classify(b | card_bit(hole[0]) | card_bit(hole[1]), 0, &kind);
+    int outs = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = card_bit(deck[i]);
+        if ((b | card_bit(hole[0]) | card_bit(hole[1])) & bit)
+            continue;
+        outs += classify_any(b | bit, &kind) > mine;
+    }
+    return outs < 21;
+}
+
+/* The main game's net per ante averaged over every dealer hand, and the chance it is positive.
+ * bets: Bonus Poker {flop, turn, river}; Ultimate {call}; call games {call}. */
+static void settle_over_dealers(const sim_t *s, const uint8_t *hole, const uint8_t *board,
+                                const uint8_t *deck, int n, const double *bets, double *net,
+                                double *win_chance)
+{
+    uint64_t b = 0;
+    for (int i = 0; i < 5; i++)
+        b |= card_bit(board[i]);
+    uint64_t mine_mask = b | card_bit(hole[0]) | card_bit(hole[1]);
+    int pk, dk;
+    uint32_t mine = classify(mine_mask, 0, &pk);
+    uint8_t unseen[52];
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (!(mine_mask & card_bit(deck[i])))
+            unseen[u++] = deck[i];
+    uint64_t cells[6] = {0};
+    for (int i = 0; i < u; i++)
+        for (int j = i + 1; j < u; j++) {
+            uint32_t theirs = classify(b | card_bit(unseen[i]) | card_bit(unseen[j]), 0, &dk);
+            cells[(theirs >= s->threshold) * 3 + (mine > theirs ? 2 : mine == theirs ? 1 : 0)]++;
+        }
+    double sum = 0, positive = 0;
+    uint64_t total = 0;
+    for (int c = 0; c < 6; c++) {
+        if (!cells[c])
+            continue;
+        int q = c / 3, outcome = c % 3;
+        double v = 0;
+        if (s->game == SIM_BONUS_POKER) {
+            double raised = bets[0] + bets[1] + bets[2];
+            v = outcome == 2 ? raised + (mine >= s->ante_from ? 1.0 : 0.0)
+                : outcome == 1 ? 0.0 : -1.0 - raised;
+        } else if (s->game == SIM_ULTIMATE) {
+            double plus = s->plus_odds[pk] < 0 ? 0.0 : s->plus_odds[pk];
+            v = outcome == 2 ? (q ? 1.0 : 0.0) + bets[0] + plus
+                : outcome == 1 ? 0.0 : -(q ? 1.0 : 0.0) - bets[0] - 1.0;
+        } else {
+            v = s->cell_net[q * 30 + outcome * 10 + pk];
+        }
+        sum += (double)cells[c] * v;
+        positive += v > 0 ? (double)cells[c] : 0.0;
+        total += cells[c];
+    }
+    *net = sum / (double)total;
+    *win_chance = positive / (double)total;
+}
+
+/* One round from nine dealt cards: player 0 and 2, dealer 1 and 3 (unused), board 4..8.
+ * Returns the decisions as a code: Bonus Poker bit 0 folded, bit 1 turn bet, bit 2 river bet;
+ * Ultimate 0 fold, 1-4 the call multiple; call games 0 fold, 1 call. */
+static int sim_round(const sim_t *s, const uint8_t *c9, const uint8_t *deck, int n,
+                     uint64_t *state, double *net, double *win_chance)
+{
+    uint8_t hole[2] = {c9[0], c9[2]};
+    const uint8_t *board = c9 + 4;
+    uint64_t player = card_bit(hole[0]) | card_bit(hole[1]);
+    uint64_t flop = card_bit(board[0]) | card_bit(board[1]) | card_bit(board[2]);
+    double bets[3] = {0, 0, 0};
+    if (s->game == SIM_BONUS_POKER) {
+        int hi = hole[0] >> 2, lo = hole[1] >> 2;
+        if (lo > hi) {
+            int tmp = hi;
+            hi = lo;
+            lo = tmp;
+        }
+        int offsuit = (hole[0] & 3) != (hole[1] & 3);
+        int worst = lo == 0 && hi >= 1 && hi <= 5; /* 2-3 … 2-7 */
+        if (offsuit && (worst || (lo == 1 && hi == 2))) {
+            *net = -1.0;
+            *win_chance = 0.0;
+            return 1;
+        }
+        bets[0] = 2.0;
+        int kind = s->rule == 1 ? 1 : 0;
+        double threshold = s->rule == 1 ? 0.5 : 0.0;
+        bets[1] = sim_decide(s, player, flop, 2, deck, n, state, kind, threshold, 0.15);
+        bets[2] = sim_decide(s, player, flop | card_bit(board[3]), 1, deck, n, state, kind,
+                             threshold, 0.15);
+        settle_over_dealers(s, hole, board, deck, n, bets, net, win_chance);
+        return ((int)bets[1] << 1) | ((int)bets[2] << 2);
+    }
+    if (s->game == SIM_ULTIMATE) {
+        if (ultimate_preflop(hole))
+            bets[0] = 4;
+        else if (ultimate_flop(s, hole, board))
+            bets[0] = 2;
+        else if (ultimate_river(hole, board, deck, n))
+            bets[0] = 1;
+        else {
+            *net = -2.0;
+            *win_chance = 0.0;
+            return 0;
+        }
+        settle_over_dealers(s, hole, board, deck, n, bets, net, win_chance);
+        return (int)bets[0];
+    }
+    if (!sim_decide(s, player, flop, 2, deck, n, state, 2, -1.0, 0.45)) {
+        *net = -1.0;
+        *win_chance = 0.0;
+        return 0;
+    }
+    settle_over_dealers(s, hole, board, deck, n, bets, net, win_chance);
+    return 1;
+}
+
+/* the nine parameters shared by simulate() and play_round() */
+static int read_sim(PyObject *args, sim_t *s, Py_buffer *deck)
+{
+    Py_buffer plus, cells;
+    unsigned long threshold, ante_from, two_pair;
+    memset(s, 0, sizeof *s);
+    if (!PyArg_ParseTuple(args, "iikkky*y*dy*", &s->game, &s->rule, &threshold, &ante_from,
+                          &two_pair, &plus, &cells, &s->call, deck))
+        return -1;
+    s->threshold = (uint32_t)threshold;
+    s->ante_from = (uint32_t)ante_from;
+    s->two_pair = (uint32_t)two_pair;
+    int ok = plus.len == (Py_ssize_t)sizeof s->plus_odds && cells.len == (Py_ssize_t)sizeof s->cell_net &&
+             s->game >= SIM_BONUS_POKER && s->game <= SIM_CALL && deck->len == 52;
+    if (ok) {
+        memcpy(s->plus_odds, plus.buf, sizeof s->plus_odds);
+        memcpy(s->cell_net, cells.buf, sizeof s->cell_net);
+    }
+    PyBuffer_Release(&plus);
+    PyBuffer_Release(&cells);
+    if (!ok) {
+        PyBuffer_Release(deck);
+        PyErr_SetString(PyExc_ValueError, "simulation parameters of the wrong size or game code");
+        return -1;
+    }
+    return 0;
+}
+
+/* simulate(game, rule, threshold, ante_from, two_pair, plus_odds, cell_net, call, deck, hands, seed)
+ *   -> (hands, sum of nets, sum of squared nets, sum of win chances) */
+static PyObject *py_simulate(PyObject *self, PyObject *args)
+{
+    (void)self;
+    sim_t s;
+    Py_buffer deck;
+    /* the last arguments ride in a tuple, so both entry points share one parser */
+    if (PyTuple_GET_SIZE(args) != 10) {
+        PyErr_SetString(PyExc_TypeError, "simulate takes 10 arguments");
+        return NULL;
+    }
+    PyObject *head = PyTuple_GetSlice(args, 0, 9);
+    if (head == NULL)
+        return NULL;
+    int rc = read_sim(head, &s, &deck);
+    Py_DECREF(head);
+    if (rc < 0)
+        return NULL;
+    long long hands;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(args, 9), "LK", &hands, &seed)) {
+        PyBuffer_Release(&deck);
+        return NULL;
+    }
+    uint8_t cards[52];
+    memcpy(cards, deck.buf, 52);
+    PyBuffer_Release(&deck);
+    double sum = 0, squares = 0, wins = 0;
+    uint64_t state = seed ? seed : 0x9E3779B97F4A7C15ULL;
+    Py_BEGIN_ALLOW_THREADS
+    uint8_t pool[52];
+    memcpy(pool, cards, 52);
+    for (long long h = 0; h < hands; h++) {
+        for (int k = 0; k < 9; k++) { /* partial Fisher-Yates: nine cards dealt */
+            int j = k + (int)(xorshift(&state) % (uint64_t)(52 - k));
+            uint8_t tmp = pool[k];
+            pool[k] = pool[j];
+            pool[j] = tmp;
+        }
+        double net, chance;
+        sim_round(&s, pool, cards, 52, &state, &net, &chance);
+        sum += net;
+        squares += net * net;
+        wins += chance;
+    }
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(Lddd)", hands, sum, squares, wins);
+}
+
+/* play_round(game, rule, threshold, ante_from, two_pair, plus_odds, cell_net, call, deck, nine, seed)
+ *   -> (decision code, net, win chance): one round from nine given cards, for the tests */
+static PyObject *py_play_round(PyObject *self, PyObject *args)
+{
+    (void)self;
+    if (PyTuple_GET_SIZE(args) != 10) {
+        PyErr_SetString(PyExc_TypeError, "play_round takes 10 arguments");
+        return NULL;
+    }
+    sim_t s;
+    Py_buffer deck, nine;
+    PyObject *head = PyTuple_GetSlice(args, 0, 9);
+    if (head == NULL)
+        return NULL;
+    int rc = read_sim(head, &s, &deck);
+    Py_DECREF(head);
+    if (rc < 0)
+        return NULL;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(args, 9), "y*K", &nine, &seed)) {
+        PyBuffer_Release(&deck);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (nine.len != 9) {
+        PyErr_SetString(InvalidHand, "play_round needs nine dealt cards");
+    } else {
+        uint64_t state = seed ? seed : 1;
+        double net, chance;
+        int code = sim_round(&s, (const uint8_t *)nine.buf, (const uint8_t *)deck.buf, 52, &state,
+                             &net, &chance);
+        result = Py_BuildValue("(idd)", code, net, chance);
+    }
+    PyBuffer_Release(&nine);
+    PyBuffer_Release(&deck);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"strength", (PyCFunction)(void (*)(void))py_strength, METH_FASTCALL,
      "strength(cards, ranking=0) -> int: the strength of one hand of 5 to 7 card numbers."},
@@ -689,6 +1121,12 @@ static PyMethodDef methods[] = {
     {"dealer_cells", py_dealer_cells, METH_VARARGS,
      "dealer_cells(player, board, dealer_known, deck, ranking, threshold) -> six (count, card, "
      "card) triples: every dealer hand by qualifies * 3 + (lose, tie, win), with a representative."},
+    {"simulate", py_simulate, METH_VARARGS,
+     "simulate(game, rule, threshold, ante_from, two_pair, plus_odds, cell_net, call, deck, "
+     "(hands, seed)) -> (hands, sum, sum of squares, sum of win chances)"},
+    {"play_round", py_play_round, METH_VARARGS,
+     "play_round(game, rule, threshold, ante_from, two_pair, plus_odds, cell_net, call, deck, "
+     "(nine, seed)) -> (decision code, net, win chance)"},
     {"tally", py_tally, METH_VARARGS,
      "tally(player, dealer, board, board_total, deck, ranking, threshold, samples, seed) -> "
      "60 counts: every (samples <= 0) or `samples` random completions of a partly dealt round, "

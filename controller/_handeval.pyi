@@ -42,3 +42,33 @@ def dealer_cells(
     player: bytes, board: bytes, dealer: bytes, deck: bytes, ranking: int, threshold: int, /
 ) -> tuple[tuple[int, int, int], ...]:
     """Six (count, card, card) cells: every dealer hand by qualifies * 3 + (lose, tie, win)."""
+
+def simulate(
+    game: int,
+    rule: int,
+    threshold: int,
+    ante_from: int,
+    two_pair: int,
+    plus_odds: bytes,
+    cell_net: bytes,
+    call: float,
+    deck: bytes,
+    run: tuple[int, int],
+    /,
+) -> tuple[int, float, float, float]:
+    """Simulate rounds: run is (hands, seed); returns (hands, sum, sum of squares, win chances)."""
+
+def play_round(
+    game: int,
+    rule: int,
+    threshold: int,
+    ante_from: int,
+    two_pair: int,
+    plus_odds: bytes,
+    cell_net: bytes,
+    call: float,
+    deck: bytes,
+    deal: tuple[bytes, int],
+    /,
+) -> tuple[int, float, float]:
+    """One round from nine cards and a seed: (decision code, net per ante, win chance)."""

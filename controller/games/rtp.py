@@ -28,7 +28,14 @@ from controller.games.paytable import HandPaytable
 from controller.games.rules import DealBoard, Decide, Reveal, RoundCards, Spot
 from controller.games.strategy import DEFAULT_STRATEGY, View, strategy
 from controller.games.texas_holdem_bonus import bonus_line
-from controller.hands import Ranking, count_categories, evaluate, strength_batch
+from controller.hands import (
+    Category,
+    Qualifier,
+    Ranking,
+    count_categories,
+    evaluate,
+    strength_batch,
+)
 
 __all__ = ["PUBLISHED", "RtpResult", "bets_of", "rtp"]
 
@@ -332,8 +339,9 @@ def _expected_main_net(
     player: tuple[Card, ...],
     board: tuple[Card, ...],
     dealer_known: tuple[Card, ...],
-) -> float:
-    """The main game's net over every hand the dealer may hold, settled by the game's own rules.
+) -> tuple[float, float]:
+    """The main game's net over every dealer hand, settled by the game's own rules, and the
+    chance that the round wins.
 
     The dealer's hand matters only through whether it qualifies and how it compares, so one
     representative hand per such cell is settled and weighted by the cell's size.
@@ -345,19 +353,21 @@ def _expected_main_net(
         bytes(map(int, info.deck.cards)), int(info.ranking), threshold,
     )  # fmt: skip
     value = evaluate((*player, *board), info.ranking)
-    total, weighted = 0, Fraction(0)
+    total, weighted, winning = 0, Fraction(0), 0
     for count, first, second in cells:
         if not count:
             continue
         hidden = (first,) if second < 0 else (first, second)
         dealer = evaluate((*dealer_known, *(Card(c) for c in hidden), *board), info.ranking)
         lines, _ = game.settle_main(walk, value, dealer)
-        weighted += count * sum((ln.returned - ln.stake for ln in lines), Fraction(0))
+        net = sum((ln.returned - ln.stake for ln in lines), Fraction(0))
+        weighted += count * net
+        winning += count if net > 0 else 0
         total += count
-    return float(weighted / total)
+    return float(weighted / total), winning / total
 
 
-def _simulate(batch: _Batch) -> tuple[int, float, float, int]:
+def _simulate(batch: _Batch) -> tuple[int, float, float, float]:
     """Play ``batch.hands`` rounds; return (hands, sum of nets, sum of squares, winning hands).
 
     For the main game each round's net is its expectation over the dealer's hidden cards
@@ -373,7 +383,7 @@ def _simulate(batch: _Batch) -> tuple[int, float, float, int]:
     if batch.spot is not None:
         bets[batch.spot] = Fraction(1)
     cards = list(info.deck.cards)
-    total, squares, wins = 0.0, 0.0, 0
+    total, squares, wins = 0.0, 0.0, 0.0
     for hand in range(batch.hands):
         rng.shuffle(cards)
         player = (cards[0], cards[2])
@@ -392,15 +402,126 @@ def _simulate(batch: _Batch) -> tuple[int, float, float, int]:
             decisions.append(play.decide(name, view))
             walk = game.walk(bets, decisions)
         if batch.spot is None:
-            net = _expected_main_net(game, walk, player, board, dealer[:1] if shown_up else ())
+            known = dealer[:1] if shown_up else ()
+            net, chance = _expected_main_net(game, walk, player, board, known)
         else:
             settlement = game.settle(RoundCards(player, dealer, board), bets, decisions)
             line = settlement.line(batch.spot)
             net = float(line.returned - line.stake)
+            chance = float(net > 0)
         total += net
         squares += net * net
-        wins += net > 0
+        wins += chance
     return batch.hands, total, squares, wins
+
+
+# --------------------------------------------------------------------------- compiled simulation
+
+_SIM_GAME = {
+    GameId.TEXAS_HOLDEM_BONUS: 0,
+    GameId.ULTIMATE_TEXAS_HOLDEM: 1,
+    GameId.CASINO_HOLDEM: 2,
+    GameId.TEXAS_POKER: 2,
+}
+
+
+SimParameters = tuple[int, int, int, int, int, bytes, bytes, float, bytes]
+
+
+def compiled_parameters(game: Game, strategy_name: str) -> SimParameters | None:
+    """The compiled simulator's parameters for ``game``, or None where it does not apply.
+
+    It applies to the strategy-dependent main games with the strategies of
+    :mod:`controller.games.strategy`, where every paytable the main game uses pays by hand
+    category (a rank-restricted line such as Texas poker's pair of fours is allowed only
+    where every hand reaching its category against a qualifying dealer reaches the line).
+    """
+    from controller.games.strategy import _staying_in_value
+
+    info = game.info
+    code = _SIM_GAME.get(info.id)
+    if code is None or strategy_name not in ("optimal", "seed"):
+        return None
+    if strategy_name == "seed" and info.id is not GameId.TEXAS_HOLDEM_BONUS:
+        return None
+    qualifier = info.dealer_qualifier
+    threshold = qualifier.threshold(info.ranking) if qualifier else 0
+    plus = np.full(10, -1.0)
+    cells = np.zeros(60)
+    call = 0.0
+    ante_from = 0
+    for role in game.paytable_roles:
+        table = game.config.paytables[role]
+        if not isinstance(table, HandPaytable) or role in ("bonus", "best_five"):
+            continue
+        for line in table.lines:
+            rank = line.qualifier.rank
+            if rank is None:
+                continue
+            covered = (
+                qualifier is not None
+                and qualifier.rank is not None
+                and line.qualifier.category is qualifier.category
+                and rank <= qualifier.rank
+            )
+            if not covered:
+                return None
+    if info.id is GameId.TEXAS_HOLDEM_BONUS:
+        ante_from = Qualifier.parse(str(game.option("ante_pays_from"))).threshold(info.ranking)
+    elif info.id is GameId.ULTIMATE_TEXAS_HOLDEM:
+        for line in game.hand_paytable("ante_plus").lines:
+            plus[line.qualifier.category.kind] = float(line.odds)
+        # a category above a line earns that line: fill upwards from each line
+        ordered = list(Ranking.STANDARD.categories)[::-1]  # worst first
+        best = -1.0
+        for category in ordered:
+            if plus[category.kind] >= 0:
+                best = plus[category.kind]
+            elif best >= 0:
+                plus[category.kind] = best
+    else:
+        option = next(o for o in game.script.decision_points[0].options if o.places_bet)
+        call = float(option.multiple)
+        net = _staying_in_value(game, option.multiple)
+        for q in (0, 1):
+            for outcome in range(3):
+                for category in Category:
+                    cells[q * 30 + outcome * 10 + category.kind] = net(bool(q), outcome, category)
+    two_pair = Qualifier_two_pair()
+    rule = 1 if strategy_name == "seed" else 0
+    deck = bytes(map(int, info.deck.cards))
+    return (code, rule, threshold, ante_from, two_pair, plus.tobytes(), cells.tobytes(), call, deck)
+
+
+def Qualifier_two_pair() -> int:
+    """The strength of the lowest two pair in the standard ranking."""
+    from controller.hands import Qualifier
+
+    return Qualifier.parse("two pair or better").threshold(Ranking.STANDARD)
+
+
+def _monte_carlo_compiled(
+    parameters: SimParameters, hands: int, seed: int, workers: int, progress: Progress | None
+) -> tuple[float, tuple[float, float], float]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunk = 20_000
+    jobs = [
+        (min(chunk, hands - start), seed * 1_000_003 + i + 1)
+        for i, start in enumerate(range(0, hands, chunk))
+    ]
+    n, total, squares, wins = 0, 0.0, 0.0, 0.0
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = [pool.submit(_handeval.simulate, *parameters, job) for job in jobs]
+        for future in futures:
+            count, t, sq, w = future.result()
+            n, total, squares, wins = n + count, total + t, squares + sq, wins + w
+            if progress is not None:
+                progress(n, hands)
+    mean = total / n
+    variance = max(0.0, squares / n - mean * mean)
+    half = 1.959964 * math.sqrt(variance / n)
+    return 1 + mean, (1 + mean - half, 1 + mean + half), wins / n
 
 
 def _monte_carlo(
@@ -417,8 +538,8 @@ def _monte_carlo(
         _Batch(game, strategy_name, spot, min(chunk, hands - start), seed * 1_000_003 + i)
         for i, start in enumerate(range(0, hands, chunk))
     ]
-    n, total, squares, wins = 0, 0.0, 0.0, 0
-    results: Iterator[tuple[int, float, float, int]]
+    n, total, squares, wins = 0, 0.0, 0.0, 0.0
+    results: Iterator[tuple[int, float, float, float]]
     if workers > 1 and len(batches) > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(_simulate, batches)
@@ -511,7 +632,11 @@ def rtp(
             modified=modified,
         )
     spot = None if bet == "main" else side_spot
-    value_mc, ci, hits_mc = _monte_carlo(game, spot, chosen, hands, seed, workers, progress)
+    parameters = compiled_parameters(game, chosen) if spot is None else None
+    if parameters is not None:
+        value_mc, ci, hits_mc = _monte_carlo_compiled(parameters, hands, seed, workers, progress)
+    else:
+        value_mc, ci, hits_mc = _monte_carlo(game, spot, chosen, hands, seed, workers, progress)
     return RtpResult(
         info.id, bet, value_mc, hits_mc, "monte-carlo", hands, None, ci,
         strategy=chosen if bet == "main" else None, paytables=tables,

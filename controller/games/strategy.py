@@ -67,17 +67,26 @@ def _tally(view: View, samples: int) -> Tally:
     )
 
 
-def _close_call(view: View, value: Callable[[Tally], float], threshold: float) -> bool:
+#: sampled completions for a first look, and for a close choice
+FIRST_LOOK, CLOSE_LOOK = 400, 6000
+#: how far from the threshold a first look must be to decide: about three standard errors of
+#: a 400-completion estimate, for a value in antes and for a probability
+EV_MARGIN, PROBABILITY_MARGIN = 0.45, 0.15
+
+
+def _close_call(
+    view: View, value: Callable[[Tally], float], threshold: float, margin: float
+) -> bool:
     """Whether ``value`` of the round's completions exceeds ``threshold``.
 
-    400 sampled completions settle a clear choice; a close one is decided on 6,000. A close
-    choice wrongly made costs little (its two options are worth nearly the same), and a
-    sampling error can only make play worse than optimal, never better.
+    A first look at 400 sampled completions settles a clear choice; a close one is decided on
+    6,000. A close choice wrongly made costs little (its options are worth nearly the same),
+    and a sampling error can only make play worse than optimal, never better.
     """
-    estimate = value(_tally(view, 400))
-    if abs(estimate - threshold) > 0.45:
+    estimate = value(_tally(view, FIRST_LOOK))
+    if abs(estimate - threshold) > margin:
         return estimate > threshold
-    return value(_tally(view, 6000)) > threshold
+    return value(_tally(view, CLOSE_LOOK)) > threshold
 
 
 # --------------------------------------------------------------------------- per game
@@ -111,8 +120,11 @@ class BonusPokerStrategy:
             offsuit = a.suit != b.suit
             return "fold" if offsuit and (int(a.rank), int(b.rank)) in self.FOLDS else "bet"
         if self.rule == "seed":
-            return "bet" if _close_call(view, lambda t: t.probability(WIN), 0.5) else "check"
-        edge = _close_call(view, lambda t: t.probability(WIN) - t.probability(LOSE), 0.0)
+            chance = _close_call(view, lambda t: t.probability(WIN), 0.5, PROBABILITY_MARGIN)
+            return "bet" if chance else "check"
+        edge = _close_call(
+            view, lambda t: t.probability(WIN) - t.probability(LOSE), 0.0, PROBABILITY_MARGIN
+        )
         return "bet" if edge else "check"
 
 
@@ -209,7 +221,8 @@ class CallByValueStrategy:
         game = view.game
         option = next(o for o in game.script.decision_points[0].options if o.places_bet)
         net = _staying_in_value(game, option.multiple)
-        return option.name if _close_call(view, lambda t: t.expectation(net), -1.0) else "fold"
+        worth = _close_call(view, lambda t: t.expectation(net), -1.0, EV_MARGIN)
+        return option.name if worth else "fold"
 
 
 def _staying_in_value(game: Game, multiple: Fraction) -> Callable[[bool, int, Category], float]:

@@ -82,7 +82,7 @@ def test_averaging_out_the_dealer_equals_settling_every_dealer_hand(game: str) -
         while walk.pending is not None:
             decisions.append(walk.pending.options[-1].name)
             walk = rules.walk({Spot.ANTE: Fraction(1)}, decisions)
-        fast = _expected_main_net(rules, walk, player, board, ())
+        fast, _ = _expected_main_net(rules, walk, player, board, ())
         unseen = [c for c in info.deck.cards if c not in (*player, *board)]
         nets = [
             rules.settle(RoundCards(player, d, board), {Spot.ANTE: Fraction(1)}, decisions).net
