@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/.kernel-built
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv demo test test-full bench lint typecheck format clean
+.PHONY: venv demo test test-full bench math lint typecheck format clean
 
 venv: $(KERNEL)
 
@@ -45,6 +45,10 @@ test-full: lint typecheck
 
 bench: venv
 	$(BIN)/python benchmarks/evaluator.py
+
+# The game-mathematics report: exact returns and long simulations, written to docs/math.md.
+math: venv
+	$(BIN)/tablectl math report --hands 2000000 --seed 1 --out docs/math.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info controller/_handeval*.so .pytest_cache .mypy_cache .ruff_cache

@@ -459,6 +459,12 @@ static inline uint64_t xorshift(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* a random integer in [0, n): the high 32 bits scaled by n, no division (bias below 2^-32) */
+static inline int below(uint64_t *state, int n)
+{
+    return (int)(((xorshift(state) >> 32) * (uint64_t)(uint32_t)n) >> 32);
+}
+
 typedef struct {
     uint8_t unseen[52];
     int n_unseen, need_board, need_dealer, ranking;
@@ -511,7 +517,7 @@ static void tally_sample(tally_t *t, long long samples, uint64_t *state)
     for (long long s = 0; s < samples; s++) {
         uint64_t b = 0, d = 0;
         for (int k = 0; k < draw; k++) {
-            int j = k + (int)(xorshift(state) % (uint64_t)(t->n_unseen - k));
+            int j = k + below(state, t->n_unseen - k);
             uint8_t tmp = pool[k];
             pool[k] = pool[j];
             pool[j] = tmp;
@@ -711,7 +717,7 @@ typedef struct {
 } sim_t;
 
 #define FIRST_LOOK 400
-#define CLOSE_LOOK 6000
+#define CLOSE_LOOK 2500
 
 /* sampled completions of a round seen from the player: hole cards and the visible board */
 static void sim_tally(tally_t *t, const sim_t *s, uint64_t player, uint64_t board, int need_board,
@@ -1054,7 +1060,7 @@ static PyObject *py_simulate(PyObject *self, PyObject *args)
     memcpy(pool, cards, 52);
     for (long long h = 0; h < hands; h++) {
         for (int k = 0; k < 9; k++) { /* partial Fisher-Yates: nine cards dealt */
-            int j = k + (int)(xorshift(&state) % (uint64_t)(52 - k));
+            int j = k + below(&state, 52 - k);
             uint8_t tmp = pool[k];
             pool[k] = pool[j];
             pool[j] = tmp;

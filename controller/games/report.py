@@ -71,6 +71,9 @@ EXPLANATIONS: dict[tuple[GameId, str], str] = {
 
 Progress = Callable[[str], Callable[[int, int], None] | None]
 
+#: Ultimate's main game varies most per round and simulates fastest: it gets more rounds
+ROUNDS_FACTOR = {GameId.ULTIMATE_TEXAS_HOLDEM: 5}
+
 
 def _row(result: RtpResult) -> str:
     if result.method == "exact":
@@ -130,8 +133,16 @@ def math_report(
         notes: list[str] = []
         for bet in bets_of(game_id):
             bar = progress(f"{game_id} {bet}") if progress else None
-            result = rtp(game, bet, hands=hands, seed=seed, workers=workers, progress=bar)
+            rounds = hands * ROUNDS_FACTOR.get(game_id, 1)
+            result = rtp(game, bet, hands=rounds, seed=seed, workers=workers, progress=bar)
             out.append(_row(result))
+            if game_id is GameId.TEXAS_HOLDEM_BONUS and bet == "main":
+                bar = progress(f"{game_id} {bet}, the seed's strategy") if progress else None
+                seed_play = rtp(
+                    game, bet, hands=rounds, seed=seed, workers=workers, progress=bar,
+                    strategy_name="seed",
+                )  # fmt: skip
+                out.append(_row(seed_play))
             for key, value in result.details.items():
                 notes.append(f"- {bet}: {key.replace('_', ' ')} {value:.4%}")
             if game_id is GameId.TRIPLE_ACTION_HOLDEM and bet == "bonus":

@@ -112,6 +112,7 @@ def test_demo_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         assert title in out
     assert out.count("round 2:") == 5
+    assert out.count("player result") == 5 and "ante" in out and "net" in out
 
 
 def test_console_script_runs_as_a_process() -> None:
