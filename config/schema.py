@@ -32,8 +32,10 @@ __all__ = [
     "GAMES_DIR",
     "ConfigError",
     "GameFile",
+    "game_from_text",
     "load_game",
     "load_game_file",
+    "parse_game_text",
 ]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
@@ -165,15 +167,34 @@ def _describe(error: ValidationError) -> str:
 def load_game_file(path: Path) -> GameFile:
     """Read and validate one game file; :class:`ConfigError` names the file, field and reason."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    return parse_game_text(text, str(path))
+
+
+def parse_game_text(text: str, source: str) -> GameFile:
+    """Validate a game file's text; ``source`` names it in errors (a path, a journal row)."""
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
     try:
         return GameFile.model_validate(raw)
     except ValidationError as error:
-        raise ConfigError(f"{path}: {_describe(error)}") from None
+        raise ConfigError(f"{source}: {_describe(error)}") from None
+
+
+def game_from_text(text: str, source: str, variants: Mapping[str, str] | None = None) -> Game:
+    """The rules configured by a game file's text (as a journal keeps it)."""
+    model = parse_game_text(text, source)
+    cls = game_class(model.game)
+    try:
+        return cls(model.build(variants))
+    except TableError as error:
+        if isinstance(error, ConfigError):
+            raise
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def load_game(

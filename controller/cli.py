@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.math",
     "controller.commands.games",
     "controller.commands.rtp",
+    "controller.commands.journal",
     "controller.commands.demo",
 )
 

@@ -111,6 +111,13 @@ class Game(ABC):
             )
         self.config = config
 
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when they are the same game with the same configuration."""
+        return type(other) is type(self) and other.config == self.config
+
+    def __hash__(self) -> int:
+        return hash(self.info.id)
+
     # ------------------------------------------------------------------ data access
 
     def hand_paytable(self, role: str) -> HandPaytable:

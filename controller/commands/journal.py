@@ -1,0 +1,163 @@
+"""``tablectl history``, ``replay`` and ``journal verify``: the pit manager's view of a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from controller.errors import TableError
+from controller.events import event_to_json
+from controller.journal import verify
+from controller.runtime import ReplayStep, replay
+from controller.table import TableState
+from drivers.storage.sqlite_journal import SqliteJournal
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``history``, ``replay`` and ``journal`` commands."""
+    history = subparsers.add_parser("history", help="list the rounds in a table's journal")
+    history.add_argument("--journal", type=Path, required=True, help="the table's journal file")
+    history.add_argument("--json", action="store_true", help="one JSON object per round")
+    history.set_defaults(run=run_history)
+
+    again = subparsers.add_parser(
+        "replay",
+        help="every event of one round with the table's state after it (dispute view)",
+    )
+    again.add_argument("--journal", type=Path, required=True, help="the table's journal file")
+    again.add_argument("--round", required=True, dest="round_id", help="the round id")
+    again.add_argument("--json", action="store_true", help="one JSON object per event")
+    again.set_defaults(run=run_replay)
+
+    journal = subparsers.add_parser("journal", help="journal maintenance")
+    sub = journal.add_subparsers(dest="journal_command", metavar="WHAT", required=True)
+    check = sub.add_parser("verify", help="check the hash chain; name the first bad row")
+    check.add_argument("--journal", type=Path, required=True, help="the table's journal file")
+    check.set_defaults(run=run_verify)
+
+
+def _open(path: Path) -> SqliteJournal:
+    if not path.exists():
+        raise TableError(f"{path}: no such journal file")
+    return SqliteJournal(path)
+
+
+def _when(at: float) -> str:
+    return datetime.fromtimestamp(at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _round_of(step: ReplayStep, previous: TableState | None) -> str | None:
+    """The round an event belongs to: the round in play before it, or the one it started."""
+    if previous is not None and previous.round is not None:
+        return previous.round.round_id
+    return step.state.round.round_id if step.state.round is not None else None
+
+
+def run_history(args: argparse.Namespace) -> int:
+    """List the rounds."""
+    journal = _open(args.journal)
+    rounds: dict[str, dict[str, Any]] = {}
+    previous: TableState | None = None
+    try:
+        for step in replay(journal, str(args.journal)):
+            rid = _round_of(step, previous)
+            if rid is not None:
+                info = rounds.setdefault(
+                    rid, {"round_id": rid, "started": _when(step.entry.at), "events": 0,
+                          "outcome": "in play", "staked": "0", "returned": "0"},
+                )  # fmt: skip
+                info["events"] += 1
+                for action in step.actions:
+                    if action.kind == "round_ended" and action.data.get("round_id") == rid:
+                        info["outcome"] = action.data["outcome"]
+                        info["ended"] = _when(step.entry.at)
+                        info["staked"] = action.data.get("staked", "0")
+                        info["returned"] = action.data.get("returned", "0")
+            previous = step.state
+    finally:
+        journal.close()
+    for info in rounds.values():
+        if args.json:
+            print(json.dumps(info))
+        else:
+            money = f"staked {info['staked']:>8}  returned {info['returned']:>8}"
+            print(
+                f"{info['round_id']}  {info['started']}  {info['outcome']:<9} "
+                f"events {info['events']:>3}  {money}"
+            )
+    if not rounds and not args.json:
+        print("no rounds")
+    return 0
+
+
+def _summary(state: TableState) -> dict[str, Any]:
+    rnd = state.round
+    doc: dict[str, Any] = {"phase": state.phase.value, "next": state.next_due}
+    if rnd is not None:
+        doc["cards"] = [f"{pos}:{card.code}" for pos, card, _ in rnd.cards]
+        doc["stakes"] = [
+            {
+                "hand": s.hand,
+                "seat": s.seat,
+                "bets": {k.value: str(v) for k, v in s.totals().items()},
+                "decisions": list(s.decisions),
+            }
+            for s in rnd.stakes
+        ]
+    return doc
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Print every event of one round with the state after it."""
+    journal = _open(args.journal)
+    shown = 0
+    previous: TableState | None = None
+    try:
+        for step in replay(journal, str(args.journal)):
+            if _round_of(step, previous) == args.round_id:
+                shown += 1
+                event = event_to_json(step.event)
+                after = _summary(step.state)
+                actions = [{"kind": a.kind, **a.data} for a in step.actions]
+                if args.json:
+                    row = {"row": step.entry.seq, "at": _when(step.entry.at), "event": event}
+                    print(json.dumps({**row, "actions": actions, "after": after}))
+                else:
+                    fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
+                    print(f"#{step.entry.seq:<5} {_when(step.entry.at)}  {event['kind']} {fields}")
+                    for action in actions:
+                        if action["kind"] in (
+                            "refused",
+                            "halted",
+                            "alert",
+                            "settled",
+                            "round_ended",
+                        ):
+                            detail = {
+                                k: v
+                                for k, v in action.items()
+                                if k not in ("kind", "player_hand", "dealer_hand")
+                            }
+                            print(f"        -> {action['kind']}: {detail}")
+                    print(f"        after: {after['phase']}; next: {after['next']}")
+            previous = step.state
+    finally:
+        journal.close()
+    if not shown:
+        raise TableError(f"round {args.round_id!r} is not in {args.journal}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Check the chain of every row."""
+    journal = _open(args.journal)
+    try:
+        entries = list(journal.entries())
+        verify(entries)
+    finally:
+        journal.close()
+    print(f"{args.journal}: {len(entries)} rows, chain intact")
+    return 0

@@ -1,0 +1,265 @@
+"""What goes into the table (events) and what comes out (actions), and their JSON forms.
+
+Every input is an :class:`Event`: a console or seat command, a card from the shoe, a tick of
+the clock. The table answers each with a list of :class:`Action` records. Both are frozen
+dataclasses; events round-trip through JSON exactly, because the journal stores them and a
+replay must rebuild the same table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from controller.cards import Card
+from controller.errors import TableError
+from controller.games.rules import Spot
+
+__all__ = [
+    "EVENT_TYPES",
+    "Action",
+    "CardDrawn",
+    "ClearBets",
+    "CloseTable",
+    "ConfirmPayment",
+    "Decide",
+    "Event",
+    "Halt",
+    "MalformedEvent",
+    "NoMoreBets",
+    "OpenTable",
+    "PlaceBet",
+    "Resume",
+    "RevealDone",
+    "StartRound",
+    "Tick",
+    "UndoBet",
+    "VoidRound",
+    "event_from_json",
+    "event_to_json",
+]
+
+
+class MalformedEvent(TableError):
+    """An event record that does not describe a known event with valid fields."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """An input to the table: who sent it (``dealer``, ``pit:<name>``, ``seat:<id>``, ``shoe``…)."""
+
+    kind: ClassVar[str] = "event"
+    actor: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenTable(Event):
+    """Open the table for play (it starts closed)."""
+
+    kind: ClassVar[str] = "open_table"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CloseTable(Event):
+    """Close the table between rounds."""
+
+    kind: ClassVar[str] = "close_table"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartRound(Event):
+    """Open betting for a new round."""
+
+    kind: ClassVar[str] = "start_round"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlaceBet(Event):
+    """Add ``amount`` to ``seat``'s bet on ``spot`` of the player hand ``hand`` (``box 3``)."""
+
+    kind: ClassVar[str] = "place_bet"
+    hand: str
+    seat: str
+    spot: Spot
+    amount: Fraction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndoBet(Event):
+    """Take back ``seat``'s last bet on ``hand``."""
+
+    kind: ClassVar[str] = "undo_bet"
+    hand: str
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClearBets(Event):
+    """Take back all of ``seat``'s bets on ``hand``."""
+
+    kind: ClassVar[str] = "clear_bets"
+    hand: str
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoMoreBets(Event):
+    """Close betting; the deal begins."""
+
+    kind: ClassVar[str] = "no_more_bets"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDrawn(Event):
+    """The shoe read a card; ``read`` is the shoe's own sequence number when it has one."""
+
+    kind: ClassVar[str] = "card_drawn"
+    card: Card
+    read: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decide(Event):
+    """A player's choice at the current decision point, for ``seat``'s stake on ``hand``."""
+
+    kind: ClassVar[str] = "decide"
+    hand: str
+    seat: str
+    option: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevealDone(Event):
+    """The dealer has turned the cards the script reveals now."""
+
+    kind: ClassVar[str] = "reveal_done"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConfirmPayment(Event):
+    """The dealer confirms what was paid to ``seat``'s stake on ``hand`` (physical tables)."""
+
+    kind: ClassVar[str] = "confirm_payment"
+    hand: str
+    seat: str
+    paid: Fraction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Halt(Event):
+    """Stop dealing: something needs the dealer or the pit manager."""
+
+    kind: ClassVar[str] = "halt"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(Event):
+    """Continue a halted round where it stopped."""
+
+    kind: ClassVar[str] = "resume"
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoidRound(Event):
+    """Cancel the round: every initial bet is returned, nothing is paid."""
+
+    kind: ClassVar[str] = "void_round"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tick(Event):
+    """Time passes (timers fire on it); it carries nothing but the time it is handled at."""
+
+    kind: ClassVar[str] = "tick"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        OpenTable, CloseTable, StartRound, PlaceBet, UndoBet, ClearBets, NoMoreBets, CardDrawn,
+        Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, Tick,
+    )
+}  # fmt: skip
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An output of the table: ``kind`` names it and ``data`` carries plain JSON values.
+
+    Kinds: ``refused`` (a command that changed nothing, and why), ``phase`` (the table's
+    phase and what it waits for), ``card`` (a card assigned to a position), ``decision``,
+    ``settled`` (one stake's settlement), ``round_ended``, ``halted``, ``resumed``,
+    ``shoe_gate`` (lock or unlock the shoe), ``alert`` (for the dealer and the pit).
+    """
+
+    kind: str
+    data: dict[str, Any]
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Fraction):
+        return (
+            f"{value.numerator}/{value.denominator}"
+            if value.denominator != 1
+            else str(value.numerator)
+        )
+    if isinstance(value, Spot):
+        return value.value
+    return value
+
+
+def event_to_json(event: Event) -> dict[str, object]:
+    """The event as a JSON object: ``{"kind": ..., field: value, ...}``."""
+    doc: dict[str, object] = {"kind": event.kind}
+    for f in dataclasses.fields(event):
+        doc[f.name] = _encode(getattr(event, f.name))
+    return doc
+
+
+def event_from_json(doc: dict[str, Any]) -> Event:
+    """Rebuild an event; :class:`MalformedEvent` says which field is wrong and why."""
+    kind = doc.get("kind")
+    cls = EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise MalformedEvent(
+            f"unknown event kind {kind!r}: expected one of {', '.join(EVENT_TYPES)}"
+        )
+    values: dict[str, object] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in doc:
+            if f.default is not dataclasses.MISSING:
+                continue
+            raise MalformedEvent(f"{kind} event lacks the field {f.name!r}")
+        raw = doc[f.name]
+        try:
+            if f.name == "card":
+                values[f.name] = Card.parse(str(raw))
+            elif f.name in ("amount", "paid"):
+                values[f.name] = Fraction(str(raw))
+            elif f.name == "spot":
+                values[f.name] = Spot(raw)
+            elif f.name == "read":
+                values[f.name] = None if raw is None else int(raw)
+            else:
+                if not isinstance(raw, str):
+                    raise ValueError(f"expected text, got {raw!r}")
+                values[f.name] = raw
+        except (ValueError, TableError) as error:
+            raise MalformedEvent(f"{kind} event field {f.name!r}: {error}") from None
+    extra = set(doc) - {f.name for f in dataclasses.fields(cls)} - {"kind"}
+    if extra:
+        raise MalformedEvent(f"{kind} event has unknown fields {sorted(extra)}")
+    return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,136 @@
+"""The composition root of one table: the pure state machine, its journal, and recovery.
+
+Every event is journaled before it is applied, so after a crash the table is rebuilt by
+replaying the journal: the same events give the same state and the same actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from config.schema import GAMES_DIR, game_from_text
+from controller.errors import TableError
+from controller.events import Action, Event, event_from_json, event_to_json
+from controller.games import Seating
+from controller.journal import Entry, Journal, verify
+from controller.table import TableConfig, TableState, handle, new_table
+from drivers.storage.sqlite_journal import SqliteJournal
+
+__all__ = ["ReplayStep", "TableRunner", "header_record", "replay"]
+
+HEADER = "table_configured"
+
+
+def header_record(
+    table_id: str,
+    game: str,
+    seating: Seating,
+    hands: tuple[str, ...],
+    *,
+    game_toml: str | None = None,
+    betting_seconds: float | None = None,
+    decision_seconds: float | None = None,
+    confirm_payments: bool = False,
+    balances: dict[str, Fraction] | None = None,
+) -> dict[str, Any]:
+    """Row 0 of a journal: everything needed to rebuild the table, the game's file included."""
+    text = game_toml if game_toml is not None else (GAMES_DIR / f"{game}.toml").read_text("utf-8")
+    return {
+        "kind": HEADER,
+        "table_id": table_id,
+        "game": game,
+        "game_toml": text,
+        "seating": seating.value,
+        "hands": list(hands),
+        "betting_seconds": betting_seconds,
+        "decision_seconds": decision_seconds,
+        "confirm_payments": confirm_payments,
+        "balances": None if balances is None else {k: str(v) for k, v in balances.items()},
+    }
+
+
+def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
+    """Rebuild the table's configuration from a journal's first row."""
+    if record.get("kind") != HEADER:
+        raise TableError(f"{source}: row 0 is {record.get('kind')!r}, expected {HEADER!r}")
+    balances = record.get("balances")
+    return TableConfig(
+        table_id=record["table_id"],
+        game=game_from_text(record["game_toml"], f"{source} row 0"),
+        seating=Seating(record["seating"]),
+        hands=tuple(record["hands"]),
+        betting_seconds=record.get("betting_seconds"),
+        decision_seconds=record.get("decision_seconds"),
+        confirm_payments=bool(record.get("confirm_payments")),
+        balances=None if balances is None else {k: Fraction(v) for k, v in balances.items()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One replayed row: the event, when it was handled, the state after it, its actions."""
+
+    entry: Entry
+    event: Event
+    state: TableState
+    actions: list[Action]
+
+
+def replay(
+    journal: Journal, source: str = "journal", *, check: bool = True
+) -> Iterator[ReplayStep]:
+    """Rebuild the table row by row (after checking the chain, unless ``check`` is off)."""
+    entries = list(journal.entries())
+    if check:
+        verify(entries)
+    if not entries:
+        raise TableError(f"{source}: the journal is empty")
+    state = new_table(config_from_header(entries[0].record, source))
+    for entry in entries[1:]:
+        event = event_from_json(entry.record)
+        state, actions = handle(state, event, entry.at)
+        yield ReplayStep(entry, event, state, actions)
+
+
+class TableRunner:
+    """A table whose every input is journaled before it is applied."""
+
+    def __init__(self, state: TableState, journal: Journal) -> None:
+        self.state = state
+        self.journal = journal
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any], at: float) -> TableRunner:
+        """Start a new journal at ``path`` with ``header`` as its first row."""
+        journal = SqliteJournal(path)
+        if len(journal):
+            journal.close()
+            raise TableError(f"{path}: the journal already has rows: recover it instead")
+        journal.append(header, at)
+        return cls(new_table(config_from_header(header, str(path))), journal)
+
+    @classmethod
+    def recover(cls, path: Path) -> TableRunner:
+        """Reopen a journal and rebuild the table by replaying it."""
+        journal = SqliteJournal(path)
+        state = None
+        for step in replay(journal, str(path)):
+            state = step.state
+        if state is None:
+            entries = list(journal.entries())
+            state = new_table(config_from_header(entries[0].record, str(path)))
+        return cls(state, journal)
+
+    def submit(self, event: Event, now: float) -> list[Action]:
+        """Journal ``event``, then apply it; return what the outside world must do."""
+        self.journal.append(event_to_json(event), now)
+        self.state, actions = handle(self.state, event, now)
+        return actions
+
+    def close(self) -> None:
+        """Close the journal."""
+        self.journal.close()

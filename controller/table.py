@@ -1,0 +1,879 @@
+"""The dealer-console state machine: one table, one round at a time, pure and deterministic.
+
+``handle(state, event, now) -> (state, actions)`` is the whole interface. Nothing here reads
+a clock, a port or a file: time is an input, so timers are just events, and the same events
+replayed give the same states and actions. Every command has a ``verify`` step that raises
+:class:`IllegalCommand` saying what it cannot do and why ("can't deal a card while betting"),
+``can(state, event, now)`` for a console to grey out a button, and an apply step; a refused
+command returns the state unchanged with one ``refused`` action.
+
+A round: betting → dealing (each card to the next position of the game's deal script) →
+decisions (as the script says; more dealing and decisions may follow) → reveal →
+settlement → complete. Anything the table cannot explain (a card when none is due) halts it
+until the dealer or the pit manager resumes or voids the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from fractions import Fraction
+
+from controller.cards import Card
+from controller.errors import TableError
+from controller.events import (
+    Action,
+    CardDrawn,
+    ClearBets,
+    CloseTable,
+    ConfirmPayment,
+    Decide,
+    Event,
+    Halt,
+    NoMoreBets,
+    OpenTable,
+    PlaceBet,
+    Resume,
+    RevealDone,
+    StartRound,
+    Tick,
+    UndoBet,
+    VoidRound,
+)
+from controller.games import Seating
+from controller.games.base import Game
+from controller.games.rules import (
+    DealBoard,
+    DealHoleCards,
+    DecisionPoint,
+    Face,
+    Reveal,
+    RoundCards,
+    Settlement,
+    Spot,
+    format_amount,
+)
+from controller.games.rules import (
+    Decide as DecideStep,
+)
+
+__all__ = [
+    "Due",
+    "IllegalCommand",
+    "Phase",
+    "Round",
+    "Stake",
+    "TableConfig",
+    "TableState",
+    "can",
+    "handle",
+    "new_table",
+    "round_id",
+    "transition_table",
+]
+
+DEALER = "dealer"
+
+
+class IllegalCommand(TableError):
+    """A command the table refuses in its current state; the state does not change."""
+
+
+class Phase(StrEnum):
+    """Where the table is."""
+
+    CLOSED = "closed"
+    IDLE = "idle"  # open, between rounds
+    BETTING = "betting"
+    DEALING = "dealing"  # a card is due from the shoe
+    DECIDING = "deciding"  # players owe a decision
+    REVEAL = "reveal"  # the dealer must turn cards
+    SETTLING = "settling"  # the dealer confirms payments
+    HALTED = "halted"  # waiting for the dealer or the pit manager
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """One table: its game, how players sit, its timers and how money moves."""
+
+    table_id: str
+    game: Game
+    seating: Seating
+    hands: tuple[str, ...]  # player hands: ("box 1", …) or ("player",)
+    betting_seconds: float | None = None  # studio: betting closes by itself
+    decision_seconds: float | None = None  # studio: undecided hands get the timeout choice
+    confirm_payments: bool = False  # physical tables: the dealer confirms what was paid
+    balances: Mapping[str, Fraction] | None = None  # studio seats' starting balances (no credit)
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """One seat's bets on one player hand, in the order they were placed, and its decisions."""
+
+    hand: str
+    seat: str
+    bets: tuple[tuple[Spot, Fraction], ...] = ()
+    decisions: tuple[str, ...] = ()
+    debited: Fraction = Fraction(0)  # what the seat's balance has paid in for this stake
+
+    def totals(self) -> dict[Spot, Fraction]:
+        """Amount on each spot."""
+        out: dict[Spot, Fraction] = {}
+        for spot, amount in self.bets:
+            out[spot] = out.get(spot, Fraction(0)) + amount
+        return out
+
+    @property
+    def staked(self) -> Fraction:
+        """Everything this stake put on the layout before the deal."""
+        return sum((amount for _, amount in self.bets), Fraction(0))
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """One step of a round's expanded deal script: a card, a decision, or a reveal."""
+
+    kind: str  # "card", "decision", "reveal"
+    position: str = ""  # card: "box 2", "player", "dealer", "board"
+    face: Face = Face.UP
+    label: str = ""  # the board step's name ("flop"), or what a reveal shows
+    point: DecisionPoint | None = None
+
+    def describe(self) -> str:
+        """What the table waits for, for a console: ``card to box 3``."""
+        if self.kind == "card":
+            what = self.label or "card"
+            return f"{what} card to {self.position} (face {self.face})"
+        if self.kind == "decision":
+            assert self.point is not None
+            return f"decisions at {self.point.name}"
+        return f"reveal {self.label.replace('_', ' ')}"
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """The round in play."""
+
+    round_id: str
+    started_at: float
+    stakes: tuple[Stake, ...] = ()
+    in_play: tuple[str, ...] = ()  # player hands dealt in, in deal order
+    script: tuple[Due, ...] = ()
+    cursor: int = 0
+    cards: tuple[tuple[str, Card, Face], ...] = ()  # position, card, face, in the order dealt
+    revealed: frozenset[str] = frozenset()
+    betting_deadline: float | None = None
+    decision_deadline: float | None = None
+    settlements: tuple[tuple[str, str, Settlement], ...] = ()
+    paid: tuple[tuple[str, str, Fraction], ...] = ()
+    halted_from: Phase | None = None
+    halt_reason: str = ""
+    stray: tuple[Card, ...] = ()  # cards that arrived when none was due
+
+    @property
+    def due(self) -> Due | None:
+        """The step the round waits for, or None after the script's end."""
+        return self.script[self.cursor] if self.cursor < len(self.script) else None
+
+    def cards_of(self, position: str) -> tuple[Card, ...]:
+        """The cards dealt to ``position``."""
+        return tuple(card for pos, card, _ in self.cards if pos == position)
+
+    def stake(self, hand: str, seat: str) -> Stake | None:
+        """``seat``'s stake on ``hand``, if any."""
+        return next((s for s in self.stakes if s.hand == hand and s.seat == seat), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """The whole table: configuration, phase, the round in play and the seats' balances."""
+
+    config: TableConfig
+    phase: Phase = Phase.CLOSED
+    round: Round | None = None
+    rounds_started: int = 0
+    balances: tuple[tuple[str, Fraction], ...] = ()
+    last_round: tuple[tuple[str, str], ...] = field(default=())  # (round id, outcome) of the last
+
+    def balance(self, seat: str) -> Fraction | None:
+        """A studio seat's balance (None at a cash table or for an unknown seat)."""
+        return next((b for s, b in self.balances if s == seat), None)
+
+    @property
+    def next_due(self) -> str:
+        """What the table waits for, in words, for the console."""
+        if self.phase is Phase.HALTED and self.round is not None:
+            return f"halted: {self.round.halt_reason}"
+        if self.round is None:
+            return {Phase.CLOSED: "open the table", Phase.IDLE: "start a round"}.get(self.phase, "")
+        if self.phase is Phase.BETTING:
+            return "bets, then no more bets"
+        if self.phase is Phase.SETTLING:
+            return "payment confirmations"
+        due = self.round.due
+        return due.describe() if due is not None else ""
+
+
+def new_table(config: TableConfig) -> TableState:
+    """A closed table with its seats' starting balances."""
+    balances = tuple(sorted((config.balances or {}).items()))
+    return TableState(config, balances=balances)
+
+
+def round_id(table_id: str, started_at: float, number: int) -> str:
+    """A unique, sortable, readable round id: table, UTC start time, counter.
+
+    >>> round_id("T7", 1_790_000_000.0, 42)
+    'T7-20260921T141320Z-000042'
+    """
+    stamp = datetime.fromtimestamp(started_at, tz=UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{table_id}-{stamp}-{number:06d}"
+
+
+# =========================================================================== verification
+
+
+def _refuse(action: str, state: TableState, why: str = "") -> IllegalCommand:
+    text = f"can't {action} while the table is {state.phase}"
+    if state.phase is Phase.HALTED and state.round is not None:
+        text += f" ({state.round.halt_reason})"
+    return IllegalCommand(text + (f": {why}" if why else ""))
+
+
+def _need_phase(state: TableState, action: str, *phases: Phase) -> None:
+    if state.phase not in phases:
+        wanted = " or ".join(p.value for p in phases)
+        raise _refuse(action, state, f"only while {wanted}")
+
+
+def _need(state: TableState, action: str, *phases: Phase) -> Round:
+    """The round in play, when the table is in one of ``phases``."""
+    _need_phase(state, action, *phases)
+    if state.round is None:
+        raise _refuse(action, state, "no round is in play")
+    return state.round
+
+
+def _verify_bet(state: TableState, event: PlaceBet) -> None:
+    rnd = _need(state, "place a bet", Phase.BETTING)
+    cfg = state.config
+    if event.hand not in cfg.hands:
+        raise IllegalCommand(f"can't bet on {event.hand!r}: the hands are {', '.join(cfg.hands)}")
+    if event.amount <= 0:
+        raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
+    if cfg.seating is Seating.BOXES:
+        owner = next((s.seat for s in rnd.stakes if s.hand == event.hand and s.bets), None)
+        if owner is not None and owner != event.seat:
+            raise IllegalCommand(
+                f"can't bet for {event.seat} on {event.hand}: the box belongs to {owner}"
+            )
+    stake = rnd.stake(event.hand, event.seat) or Stake(event.hand, event.seat)
+    totals = stake.totals()
+    totals[event.spot] = totals.get(event.spot, Fraction(0)) + event.amount
+    game = cfg.game
+    if event.spot not in game.initial_spots:
+        allowed = ", ".join(s.value for s in game.initial_spots)
+        raise IllegalCommand(f"can't bet on {event.spot} before the deal: expected {allowed}")
+    if event.spot is not Spot.ANTE and totals.get(Spot.ANTE, Fraction(0)) <= 0:
+        raise IllegalCommand(f"can't bet on {event.spot} without an ante on {event.hand}")
+    limit = game.config.limits.get(event.spot)
+    if limit is not None:
+        limit.verify(event.spot, totals[event.spot], totals)
+        if event.spot is Spot.ANTE:  # a lower ante must not leave a side bet above its cap
+            for spot, amount in totals.items():
+                cap = game.config.limits.get(spot)
+                if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
+                    cap.verify(spot, amount, totals)
+    balance = state.balance(event.seat)
+    if cfg.balances is not None:
+        if balance is None:
+            raise IllegalCommand(f"can't take a bet from {event.seat}: the seat has no balance")
+        if event.amount > balance:
+            raise IllegalCommand(
+                f"can't bet {event.amount} for {event.seat}: the balance is {balance} (no credit)"
+            )
+
+
+def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]]:
+    rnd = _need(state, "take a decision", Phase.DECIDING)
+    due = rnd.due
+    assert due is not None and due.point is not None
+    stakes = [s for s in rnd.stakes if s.hand == event.hand]
+    if not stakes:
+        raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
+    if state.config.seating is Seating.BOXES:
+        owner = stakes[0].seat
+        if event.seat != owner:
+            raise IllegalCommand(
+                f"can't decide for {event.hand} as {event.seat}: the box owner {owner} decides"
+            )
+        targets = stakes
+    else:
+        targets = [s for s in stakes if s.seat == event.seat]
+        if not targets:
+            raise IllegalCommand(f"can't decide for {event.seat}: no stake on {event.hand}")
+    game = state.config.game
+    for stake in targets:
+        if not _owes(game, stake, due.point):
+            raise IllegalCommand(
+                f"can't decide for {stake.seat} on {stake.hand} at {due.point.name}: "
+                "that stake has no decision to make there"
+            )
+    option = due.point.option(event.option)  # raises naming the choices
+    if option.places_bet and state.config.balances is not None:
+        for stake in targets:
+            ante = stake.totals().get(Spot.ANTE, Fraction(0))
+            cost = ante * option.multiple
+            balance = state.balance(stake.seat) or Fraction(0)
+            if cost > balance:
+                raise IllegalCommand(
+                    f"can't {event.option} for {stake.seat}: it costs {format_amount(cost)} and "
+                    f"the balance is {format_amount(balance)} (no credit)"
+                )
+    return rnd, targets
+
+
+def _placed(game: Game, stake: Stake) -> Fraction:
+    """Everything on the layout for ``stake`` now: its bets, automatic bets and decisions' bets."""
+    return sum(game.walk(stake.totals(), stake.decisions).bets.values(), Fraction(0))
+
+
+def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
+    """Debit the seat for whatever ``stake`` has placed beyond what it paid in."""
+    owed = _placed(state.config.game, stake) - stake.debited
+    if owed == 0:
+        return state, stake
+    return _debit(state, stake.seat, owed), replace(stake, debited=stake.debited + owed)
+
+
+def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
+    walk = game.walk(stake.totals(), stake.decisions)
+    return walk.pending is not None and walk.pending.name == point.name
+
+
+# =========================================================================== the round
+
+
+def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
+    """The game's deal script for these hands, one step per card, decision or reveal."""
+    steps: list[Due] = []
+    for step in game.script.steps:
+        match step:
+            case DealHoleCards(count, player_face, dealer_face):
+                for _ in range(count):
+                    steps += [Due("card", hand, player_face) for hand in hands]
+                    steps.append(Due("card", "dealer", dealer_face))
+            case DealBoard(name, count, face):
+                steps += [Due("card", "board", face, name) for _ in range(count)]
+            case Reveal(what):
+                steps.append(Due("reveal", label=what))
+            case DecideStep(point):
+                steps.append(Due("decision", point=point))
+    return tuple(steps)
+
+
+def _phase_of(due: Due | None) -> Phase:
+    if due is None:
+        return Phase.SETTLING
+    return {"card": Phase.DEALING, "decision": Phase.DECIDING, "reveal": Phase.REVEAL}[due.kind]
+
+
+def _phase_action(state: TableState) -> Action:
+    rnd = state.round
+    return Action(
+        "phase",
+        {
+            "phase": state.phase.value,
+            "round_id": rnd.round_id if rnd else None,
+            "next": state.next_due,
+        },
+    )
+
+
+def _gate(before: TableState, after: TableState) -> list[Action]:
+    """Unlock the shoe exactly while a card is due; lock it otherwise."""
+    was, now = before.phase is Phase.DEALING, after.phase is Phase.DEALING
+    if was == now:
+        return []
+    return [Action("shoe_gate", {"locked": not now})]
+
+
+def _advance(state: TableState, now: float) -> tuple[TableState, list[Action]]:
+    """Move past steps that need nobody: reveals before decisions, decisions nobody owes."""
+    actions: list[Action] = []
+    rnd = state.round
+    assert rnd is not None
+    game = state.config.game
+    while True:
+        due = rnd.due
+        if due is None:
+            return _settle(replace(state, round=rnd), now, actions)
+        if due.kind == "reveal" and due.label == "dealer_first":
+            rnd = replace(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {"dealer_first"})
+            first = rnd.cards_of("dealer")[:1]
+            actions.append(
+                Action("reveal", {"what": "dealer_first", "cards": [c.code for c in first]})
+            )
+            continue
+        if due.kind == "decision":
+            assert due.point is not None
+            if not any(_owes(game, s, due.point) for s in rnd.stakes):
+                rnd = replace(rnd, cursor=rnd.cursor + 1)
+                continue
+            deadline = (
+                now + state.config.decision_seconds if state.config.decision_seconds else None
+            )
+            rnd = replace(rnd, decision_deadline=deadline)
+        break
+    state = replace(state, round=rnd, phase=_phase_of(rnd.due))
+    actions.append(_phase_action(state))
+    return state, actions
+
+
+def _settle(
+    state: TableState, now: float, actions: list[Action]
+) -> tuple[TableState, list[Action]]:
+    rnd = state.round
+    assert rnd is not None
+    game = state.config.game
+    dealer, board = rnd.cards_of("dealer"), rnd.cards_of("board")
+    settlements: list[tuple[str, str, Settlement]] = []
+    for stake in rnd.stakes:
+        cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)
+        settlement = game.settle(cards, stake.totals(), stake.decisions)
+        settlements.append((stake.hand, stake.seat, settlement))
+        actions.append(
+            Action("settled", {"hand": stake.hand, "seat": stake.seat, **settlement.to_json()})
+        )
+    rnd = replace(rnd, settlements=tuple(settlements))
+    state = replace(state, round=rnd, phase=Phase.SETTLING)
+    if state.config.confirm_payments and any(s.returned > 0 for _, _, s in settlements):
+        actions.append(_phase_action(state))
+        return state, actions
+    return _complete(state, actions)
+
+
+def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, list[Action]]:
+    rnd = state.round
+    assert rnd is not None
+    balances = dict(state.balances)
+    if state.config.balances is not None:
+        for _, seat, settlement in rnd.settlements:
+            balances[seat] = balances.get(seat, Fraction(0)) + settlement.returned
+    staked = sum((s.staked for _, _, s in rnd.settlements), Fraction(0))
+    returned = sum((s.returned for _, _, s in rnd.settlements), Fraction(0))
+    actions.append(
+        Action(
+            "round_ended",
+            {
+                "round_id": rnd.round_id,
+                "outcome": "complete",
+                "staked": format_amount(staked),
+                "returned": format_amount(returned),
+            },
+        )
+    )
+    state = replace(
+        state,
+        phase=Phase.IDLE,
+        round=None,
+        balances=tuple(sorted(balances.items())),
+        last_round=((rnd.round_id, "complete"),),
+    )
+    actions.append(_phase_action(state))
+    return state, actions
+
+
+# =========================================================================== applying commands
+
+
+def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState, list[Action]]:
+    _need_phase(state, "start a round", Phase.IDLE)
+    number = state.rounds_started + 1
+    deadline = now + state.config.betting_seconds if state.config.betting_seconds else None
+    rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline)
+    state = replace(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
+    return state, [_phase_action(state)]
+
+
+def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, list[Action]]:
+    _verify_bet(state, event)
+    rnd = state.round
+    assert rnd is not None
+    stake = rnd.stake(event.hand, event.seat)
+    bets = (*(stake.bets if stake else ()), (event.spot, event.amount))
+    paid_in = (stake.debited if stake else Fraction(0)) + event.amount
+    new = Stake(event.hand, event.seat, bets, debited=paid_in)
+    stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
+    state = replace(state, round=replace(rnd, stakes=stakes))
+    state = _debit(state, event.seat, event.amount)
+    return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": event.spot.value,
+                                  "amount": format_amount(event.amount)})]  # fmt: skip
+
+
+def _debit(state: TableState, seat: str, amount: Fraction) -> TableState:
+    if state.config.balances is None:
+        return state
+    balances = dict(state.balances)
+    balances[seat] = balances.get(seat, Fraction(0)) - amount
+    return replace(state, balances=tuple(sorted(balances.items())))
+
+
+def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, what: str
+               ) -> tuple[TableState, list[Action]]:  # fmt: skip
+    rnd = _need(state, what, Phase.BETTING)
+    stake = rnd.stake(hand, seat)
+    if stake is None or not stake.bets:
+        raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
+    keep = stake.bets[:-how_many] if how_many else ()
+    removed = stake.bets[len(keep) :]
+    refund = sum((amount for _, amount in removed), Fraction(0))
+    remaining = Stake(hand, seat, keep, debited=stake.debited - refund)
+    if keep and remaining.totals().get(Spot.ANTE, Fraction(0)) <= 0:
+        raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
+    stakes = tuple((remaining if s is stake else s) for s in rnd.stakes if s is not stake or keep)
+    state = replace(state, round=replace(rnd, stakes=stakes))
+    state = _debit(state, seat, -refund)
+    return state, [Action("bets_taken_back", {"hand": hand, "seat": seat,
+                                              "amount": format_amount(refund)})]  # fmt: skip
+
+
+def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "close betting", Phase.BETTING)
+    in_play = tuple(
+        h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
+    )
+    actions = [Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
+    if not in_play:
+        state = replace(state, phase=Phase.IDLE, round=None,
+                        last_round=((rnd.round_id, "no bets"),))  # fmt: skip
+        actions.append(Action("round_ended", {"round_id": rnd.round_id, "outcome": "no bets"}))
+        actions.append(_phase_action(state))
+        return state, actions
+    script = _expand(state.config.game, in_play)
+    charged: list[Stake] = []
+    for stake in rnd.stakes:  # automatic bets (Ultimate's Ante Plus) are paid in now
+        state, stake = _charge(state, stake)
+        charged.append(stake)
+    rnd = replace(rnd, stakes=tuple(charged), in_play=in_play, script=script, cursor=0,
+                  betting_deadline=None)  # fmt: skip
+    before = state
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, list[Action]]:
+    rnd = state.round
+    due = rnd.due if rnd is not None else None
+    if state.phase is not Phase.DEALING or rnd is None or due is None or due.kind != "card":
+        return _halt_for_card(state, event.card)
+    if event.card in {c for _, c, _ in rnd.cards}:
+        return _halt(state, f"card {event.card} was already dealt in this round", DEALER)
+    deck = state.config.game.info.deck
+    if event.card not in deck:
+        return _halt(state, f"card {event.card} is not in the {deck.description}", DEALER)
+    rnd = replace(
+        rnd, cards=(*rnd.cards, (due.position, event.card, due.face)), cursor=rnd.cursor + 1
+    )
+    actions = [Action("card", {"position": due.position, "card": event.card.code,
+                               "face": due.face.value, "label": due.label})]  # fmt: skip
+    before = state
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Action]]:
+    where = state.next_due or state.phase.value
+    reason = f"card {card} arrived while no card was due ({state.phase}: waiting for {where})"
+    if state.round is None:
+        # no round to stop: the card is reported, and the table stays as it is
+        return state, [Action("alert", {"level": "error", "message": reason, "card": card.code})]
+    rnd = replace(state.round, stray=(*state.round.stray, card))
+    return _halt(replace(state, round=rnd), reason, "shoe")
+
+
+def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[Action]]:
+    rnd = state.round
+    assert rnd is not None
+    if state.phase is Phase.HALTED:  # already halted: add the reason, keep the first phase
+        rnd = replace(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
+        state = replace(state, round=rnd)
+        return state, [Action("alert", {"level": "error", "message": reason})]
+    rnd = replace(rnd, halted_from=state.phase, halt_reason=reason)
+    before = state
+    state = replace(state, round=rnd, phase=Phase.HALTED)
+    actions = [
+        Action("halted", {"round_id": rnd.round_id, "reason": reason, "by": actor,
+                          "from": rnd.halted_from.value if rnd.halted_from else None}),
+        Action("alert", {"level": "error", "message": f"dealing halted: {reason}"}),
+        _phase_action(state),
+    ]  # fmt: skip
+    return state, actions + _gate(before, state)
+
+
+def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "resume", Phase.HALTED)
+    assert rnd.halted_from is not None
+    before = state
+    phase = rnd.halted_from
+    rnd = replace(rnd, halted_from=None, halt_reason="")
+    if phase is Phase.DECIDING and state.config.decision_seconds:
+        rnd = replace(rnd, decision_deadline=now + state.config.decision_seconds)
+    if phase is Phase.BETTING and state.config.betting_seconds:
+        rnd = replace(rnd, betting_deadline=now + state.config.betting_seconds)
+    state = replace(state, round=rnd, phase=phase)
+    actions = [Action("resumed", {"round_id": rnd.round_id, "by": event.actor, "note": event.note}),
+               _phase_action(state)]  # fmt: skip
+    return state, actions + _gate(before, state)
+
+
+def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]]:
+    if state.round is None:
+        raise _refuse("void a round", state, "no round is in play")
+    rnd = state.round
+    before = state
+    refunds: list[dict[str, str]] = []
+    for stake in rnd.stakes:  # the round did not happen: every amount paid in comes back
+        paid_in = _placed(state.config.game, stake)
+        refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
+        state = _debit(state, stake.seat, -stake.debited)
+    state = replace(state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),))
+    actions = [
+        Action("round_ended", {"round_id": rnd.round_id, "outcome": "void", "reason": event.reason,
+                               "by": event.actor, "refunds": refunds}),
+        _phase_action(state),
+    ]  # fmt: skip
+    return state, actions + _gate(before, state)
+
+
+def _decide(state: TableState, event: Decide, now: float, automatic: bool = False
+            ) -> tuple[TableState, list[Action]]:  # fmt: skip
+    rnd, targets = _verify_decide(state, event)
+    stakes: list[Stake] = []
+    for stake in rnd.stakes:  # a bet the decision places is paid in now
+        if stake in targets:
+            state, stake = _charge(
+                state, replace(stake, decisions=(*stake.decisions, event.option))
+            )
+        stakes.append(stake)
+    rnd = replace(rnd, stakes=tuple(stakes))
+    actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
+                                   "automatic": automatic})]  # fmt: skip
+    due = rnd.due
+    assert due is not None and due.point is not None
+    if any(_owes(state.config.game, s, due.point) for s in rnd.stakes):
+        return replace(state, round=rnd), actions
+    before = state
+    rnd = replace(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "reveal", Phase.REVEAL)
+    shown: list[str] = []
+    while rnd.due is not None and rnd.due.kind == "reveal":
+        shown.append(rnd.due.label)
+        rnd = replace(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {rnd.due.label})
+    actions = [Action("reveal", {"what": label, "cards": [c.code for c in rnd.cards_of(
+        "dealer" if label == "dealer" else "board")]}) for label in shown]  # fmt: skip
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more
+
+
+def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "confirm a payment", Phase.SETTLING)
+    owed = next((s.returned for h, seat, s in rnd.settlements
+                 if h == event.hand and seat == event.seat), None)  # fmt: skip
+    if owed is None:
+        raise IllegalCommand(
+            f"can't confirm a payment for {event.seat} on {event.hand}: no such stake"
+        )
+    actions: list[Action] = []
+    who = f"{event.hand} ({event.seat})"
+    paid, due = format_amount(event.paid), format_amount(owed)
+    if event.paid < owed:
+        gap = format_amount(owed - event.paid)
+        message = f"short payment on {who}: paid {paid}, owed {due}: pay {gap} more"
+        actions.append(
+            Action("alert", {"level": "warning", "audience": "dealer", "message": message})
+        )
+        return state, actions
+    if event.paid > owed:
+        gap = format_amount(event.paid - owed)
+        message = f"overpayment on {who}: paid {paid}, owed {due}: {gap} too much"
+        actions.append(Action("alert", {"level": "error", "audience": "pit", "message": message}))
+    others = tuple(p for p in rnd.paid if (p[0], p[1]) != (event.hand, event.seat))
+    rnd = replace(rnd, paid=(*others, (event.hand, event.seat, event.paid)))
+    state = replace(state, round=rnd)
+    actions.append(
+        Action(
+            "payment",
+            {
+                "hand": event.hand,
+                "seat": event.seat,
+                "paid": format_amount(event.paid),
+                "owed": format_amount(owed),
+            },
+        )
+    )
+    confirmed = {(h, s) for h, s, _ in rnd.paid}
+    waiting = [
+        (h, s) for h, s, st in rnd.settlements if st.returned > 0 and (h, s) not in confirmed
+    ]
+    if waiting:
+        return state, actions
+    return _complete(state, actions)
+
+
+# =========================================================================== timers
+
+
+def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
+    """Fire what the clock has made due: the end of betting, the decision timeout."""
+    rnd = state.round
+    if rnd is None:
+        return state, []
+    if (
+        state.phase is Phase.BETTING
+        and rnd.betting_deadline is not None
+        and now >= rnd.betting_deadline
+    ):
+        return _no_more_bets(state, now, "timer")
+    if (
+        state.phase is Phase.DECIDING
+        and rnd.decision_deadline is not None
+        and now >= rnd.decision_deadline
+    ):
+        actions: list[Action] = []
+        due = rnd.due
+        assert due is not None and due.point is not None
+        point = due.point
+        seen: set[tuple[str, str]] = set()
+        for stake in rnd.stakes:
+            if state.phase is not Phase.DECIDING or not _owes(state.config.game, stake, point):
+                continue
+            key = (stake.hand, stake.seat if state.config.seating is Seating.SHARED else "")
+            if key in seen:
+                continue
+            seen.add(key)
+            seat = (
+                stake.seat if state.config.seating is Seating.SHARED else _owner(state, stake.hand)
+            )
+            auto = Decide(actor="timer", hand=stake.hand, seat=seat, option=point.on_timeout)
+            state, more = _decide(state, auto, now, automatic=True)
+            actions += more
+        return state, actions
+    return state, []
+
+
+def _owner(state: TableState, hand: str) -> str:
+    assert state.round is not None
+    return next(s.seat for s in state.round.stakes if s.hand == hand)
+
+
+# =========================================================================== the entry points
+
+Handler = Callable[[TableState, Event, float], tuple[TableState, list[Action]]]
+
+
+def _open(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
+    _need_phase(state, "open the table", Phase.CLOSED)
+    state = replace(state, phase=Phase.IDLE)
+    return state, [_phase_action(state), Action("shoe_gate", {"locked": True})]
+
+
+def _close(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
+    _need_phase(state, "close the table", Phase.IDLE)
+    state = replace(state, phase=Phase.CLOSED)
+    return state, [_phase_action(state)]
+
+
+def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
+    match event:
+        case OpenTable():
+            return _open(state, event, now)
+        case CloseTable():
+            return _close(state, event, now)
+        case StartRound():
+            return _start(state, event, now)
+        case PlaceBet():
+            return _bet(state, event, now)
+        case UndoBet(hand=hand, seat=seat):
+            return _take_back(state, hand, seat, 1, "undo a bet")
+        case ClearBets(hand=hand, seat=seat):
+            return _take_back(state, hand, seat, None, "clear bets")
+        case NoMoreBets():
+            return _no_more_bets(state, now, event.actor)
+        case CardDrawn():
+            return _card(state, event, now)
+        case Decide():
+            return _decide(state, event, now)
+        case RevealDone():
+            return _reveal(state, event, now)
+        case ConfirmPayment():
+            return _payment(state, event)
+        case Halt(reason=reason):
+            if state.round is None or state.phase is Phase.HALTED:
+                raise _refuse("halt", state, "no round is in play" if state.round is None else "")
+            return _halt(state, reason, event.actor)
+        case Resume():
+            return _resume(state, event, now)
+        case VoidRound():
+            return _void(state, event)
+        case Tick():
+            return state, []
+    raise IllegalCommand(f"unknown command {event.kind!r}")
+
+
+def handle(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
+    """Apply ``event`` at time ``now``: the new state and what the outside world must do.
+
+    The clock's due work runs first (a closed betting window, a decision timeout). A refused
+    command returns the state as it was after that, with one ``refused`` action naming the
+    command and the reason.
+    """
+    state, actions = _timers(state, now)
+    try:
+        state, more = _dispatch(state, event, now)
+    except TableError as error:  # IllegalCommand, and the games' IllegalBet / IllegalDecision
+        return state, [*actions, Action("refused", {"command": event.kind, "actor": event.actor,
+                                                    "reason": str(error)})]  # fmt: skip
+    return state, actions + more
+
+
+def can(state: TableState, event: Event, now: float) -> bool:
+    """Whether ``handle`` would accept ``event`` now (for a console to enable a button)."""
+    _, actions = handle(state, event, now)
+    return not any(a.kind == "refused" for a in actions)
+
+
+def fold(state: TableState, events: Iterable[tuple[Event, float]]) -> TableState:
+    """The state after applying every ``(event, now)`` in order: a replay."""
+    for event, now in events:
+        state, _ = handle(state, event, now)
+    return state
+
+
+def transition_table() -> list[tuple[str, str, str]]:
+    """(phase, command, where it leads) for the operator's guide."""
+    return [
+        ("closed", "open_table", "idle"),
+        ("idle", "start_round", "betting"),
+        ("idle", "close_table", "closed"),
+        ("betting", "place_bet / undo_bet / clear_bets", "betting"),
+        ("betting", "no_more_bets (or the betting timer)", "dealing, or idle if nobody bet"),
+        ("dealing", "card_drawn", "dealing, deciding, reveal or settling, as the script says"),
+        (
+            "deciding",
+            "decide (or the decision timer)",
+            "deciding until every stake decided, then on",
+        ),
+        ("reveal", "reveal_done", "dealing, deciding or settling"),
+        ("settling", "confirm_payment", "idle once every winning stake is paid"),
+        ("any round phase", "halt, or a card when none is due", "halted"),
+        ("halted", "resume", "the phase it halted in"),
+        ("any round phase", "void_round", "idle, every initial bet returned"),
+    ]

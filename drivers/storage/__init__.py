@@ -1,0 +1,1 @@
+"""Storage adapters: the table's journal on SQLite."""
