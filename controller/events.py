@@ -21,16 +21,24 @@ __all__ = [
     "EVENT_TYPES",
     "Action",
     "CardDrawn",
+    "ChangeDeck",
     "ClearBets",
     "CloseTable",
     "ConfirmPayment",
+    "CorrectCard",
+    "DealerExposedEarly",
     "Decide",
+    "Double",
     "Event",
     "Halt",
     "MalformedEvent",
     "NoMoreBets",
     "OpenTable",
     "PlaceBet",
+    "Rebet",
+    "Redeal",
+    "ResolveUndecided",
+    "RestoreSequence",
     "Resume",
     "RevealDone",
     "StartRound",
@@ -172,6 +180,81 @@ class VoidRound(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RestoreSequence(Event):
+    """The dealer puts the dealt cards back in the right order: ``cards`` is ``position:code ...``
+
+    in deal order (for example ``box 1:AS box 2:KD dealer:7C``); cards that arrived out of
+    turn may be placed, none may be invented. Play then continues from there.
+    """
+
+    kind: ClassVar[str] = "restore_sequence"
+    cards: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redeal(Event):
+    """All cards are collected and dealt again; bets stay where they are (no ante is paid)."""
+
+    kind: ClassVar[str] = "redeal"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerExposedEarly(Event):
+    """The dealer opened his cards before every hand had decided."""
+
+    kind: ClassVar[str] = "dealer_exposed_early"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResolveUndecided(Event):
+    """The pit manager's ruling for hands still undecided when the dealer exposed early:
+
+    ``return`` (their bets come back: the default) or ``fold``.
+    """
+
+    kind: ClassVar[str] = "resolve_undecided"
+    ruling: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CorrectCard(Event):
+    """The pit manager corrects a misread card at ``position`` (its ``index``-th card)."""
+
+    kind: ClassVar[str] = "correct_card"
+    position: str
+    index: int
+    card: Card
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeDeck(Event):
+    """The pit manager puts a new deck in the shoe (between rounds only)."""
+
+    kind: ClassVar[str] = "change_deck"
+    deck_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rebet(Event):
+    """Repeat ``seat``'s bets on ``hand`` from its last round."""
+
+    kind: ClassVar[str] = "rebet"
+    hand: str
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Double(Event):
+    """Double ``seat``'s bets on ``hand``, within the limits and the balance."""
+
+    kind: ClassVar[str] = "double"
+    hand: str
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Tick(Event):
     """Time passes (timers fire on it); it carries nothing but the time it is handled at."""
 
@@ -182,7 +265,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         OpenTable, CloseTable, StartRound, PlaceBet, UndoBet, ClearBets, NoMoreBets, CardDrawn,
-        Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, Tick,
+        Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, RestoreSequence, Redeal,
+        DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double, Tick,
     )
 }  # fmt: skip
 
@@ -253,6 +337,8 @@ def event_from_json(doc: dict[str, Any]) -> Event:
                 values[f.name] = Spot(raw)
             elif f.name == "read":
                 values[f.name] = None if raw is None else int(raw)
+            elif f.name == "index":
+                values[f.name] = int(raw)
             else:
                 if not isinstance(raw, str):
                     raise ValueError(f"expected text, got {raw!r}")

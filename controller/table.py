@@ -26,15 +26,23 @@ from controller.errors import TableError
 from controller.events import (
     Action,
     CardDrawn,
+    ChangeDeck,
     ClearBets,
     CloseTable,
     ConfirmPayment,
+    CorrectCard,
+    DealerExposedEarly,
     Decide,
+    Double,
     Event,
     Halt,
     NoMoreBets,
     OpenTable,
     PlaceBet,
+    Rebet,
+    Redeal,
+    ResolveUndecided,
+    RestoreSequence,
     Resume,
     RevealDone,
     StartRound,
@@ -117,6 +125,8 @@ class Stake:
     bets: tuple[tuple[Spot, Fraction], ...] = ()
     decisions: tuple[str, ...] = ()
     debited: Fraction = Fraction(0)  # what the seat's balance has paid in for this stake
+    ruling: str = ""  # "returned" when the pit manager returned its bets (dealer exposed early)
+    doubled: bool = False  # a stake may be doubled once
 
     def totals(self) -> dict[Spot, Fraction]:
         """Amount on each spot."""
@@ -171,6 +181,10 @@ class Round:
     halted_from: Phase | None = None
     halt_reason: str = ""
     stray: tuple[Card, ...] = ()  # cards that arrived when none was due
+    exposed_early: bool = False  # the dealer opened his cards before all decisions
+    corrections: tuple[tuple[str, int, str, str, str, str], ...] = ()  # pos, i, was, now, who, why
+    redeals: int = 0
+    removed: tuple[Card, ...] = ()  # cards taken out of play (redeals, restored sequences)
 
     @property
     def due(self) -> Due | None:
@@ -196,6 +210,8 @@ class TableState:
     rounds_started: int = 0
     balances: tuple[tuple[str, Fraction], ...] = ()
     last_round: tuple[tuple[str, str], ...] = field(default=())  # (round id, outcome) of the last
+    deck_id: str = ""
+    last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Fraction], ...]], ...] = ()  # for rebet
 
     def balance(self, seat: str) -> Fraction | None:
         """A studio seat's balance (None at a cash table or for an unknown seat)."""
@@ -441,6 +457,12 @@ def _settle(
     dealer, board = rnd.cards_of("dealer"), rnd.cards_of("board")
     settlements: list[tuple[str, str, Settlement]] = []
     for stake in rnd.stakes:
+        if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
+            paid_in = format_amount(_placed(game, stake))
+            data = {"hand": stake.hand, "seat": stake.seat, "ruling": "returned"}
+            money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": []}
+            actions.append(Action("settled", {**data, **money}))
+            continue
         cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)
         settlement = game.settle(cards, stake.totals(), stake.decisions)
         settlements.append((stake.hand, stake.seat, settlement))
@@ -459,11 +481,17 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
     rnd = state.round
     assert rnd is not None
     balances = dict(state.balances)
+    game = state.config.game
+    back = [(s.seat, _placed(game, s)) for s in rnd.stakes if s.ruling == "returned"]
     if state.config.balances is not None:
         for _, seat, settlement in rnd.settlements:
             balances[seat] = balances.get(seat, Fraction(0)) + settlement.returned
+        for seat, amount in back:
+            balances[seat] = balances.get(seat, Fraction(0)) + amount
     staked = sum((s.staked for _, _, s in rnd.settlements), Fraction(0))
     returned = sum((s.returned for _, _, s in rnd.settlements), Fraction(0))
+    staked += sum((a for _, a in back), Fraction(0))
+    returned += sum((a for _, a in back), Fraction(0))
     actions.append(
         Action(
             "round_ended",
@@ -481,6 +509,7 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
         round=None,
         balances=tuple(sorted(balances.items())),
         last_round=((rnd.round_id, "complete"),),
+        last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
     )
     actions.append(_phase_action(state))
     return state, actions
@@ -639,7 +668,10 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
         paid_in = _placed(state.config.game, stake)
         refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
         state = _debit(state, stake.seat, -stake.debited)
-    state = replace(state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),))
+    state = replace(
+        state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),),
+        last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
+    )  # fmt: skip
     actions = [
         Action("round_ended", {"round_id": rnd.round_id, "outcome": "void", "reason": event.reason,
                                "by": event.actor, "refunds": refunds}),
@@ -726,6 +758,291 @@ def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list
     if waiting:
         return state, actions
     return _complete(state, actions)
+
+
+# =========================================================================== irregularities
+
+
+def _positions(spec: str) -> list[tuple[str, Card]]:
+    """Parse ``box 1:AS box 2:KD dealer:7C`` into (position, card) pairs."""
+    pairs: list[tuple[str, Card]] = []
+    tokens = spec.replace(",", " ").split()
+    pending: list[str] = []
+    for token in tokens:
+        if ":" in token:
+            head, _, code = token.rpartition(":")
+            position = " ".join([*pending, head]).strip()
+            if not position:
+                raise IllegalCommand(f"bad card placement {token!r}: expected position:card")
+            pairs.append((position, Card.parse(code)))
+            pending = []
+        else:
+            pending.append(token)
+    if pending:
+        raise IllegalCommand(f"bad card placements {spec!r}: {' '.join(pending)!r} has no card")
+    return pairs
+
+
+def _restore(
+    state: TableState, event: RestoreSequence, now: float
+) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "restore the deal sequence", Phase.HALTED)
+    placed = _positions(event.cards)
+    known = [c for _, c, _ in rnd.cards] + list(rnd.stray)
+    card_steps = [i for i, d in enumerate(rnd.script) if d.kind == "card"]
+    if len(placed) > len(card_steps):
+        raise IllegalCommand(f"can't place {len(placed)} cards: the round deals {len(card_steps)}")
+    seen: set[Card] = set()
+    cards: list[tuple[str, Card, Face]] = []
+    for n, (position, card) in enumerate(placed):
+        step = rnd.script[card_steps[n]]
+        if position != step.position:
+            raise IllegalCommand(
+                f"can't restore: card {n + 1} of the deal goes to {step.position}, not {position}"
+            )
+        if card not in known:
+            raise IllegalCommand(f"can't place {card}: it was not dealt in this round")
+        if card in seen:
+            raise IllegalCommand(f"can't place {card} twice")
+        seen.add(card)
+        cards.append((position, card, step.face))
+    cursor = card_steps[len(placed) - 1] + 1 if placed else 0
+    done_decisions = [i for i, d in enumerate(rnd.script[: rnd.cursor]) if d.kind == "decision"]
+    if done_decisions and cursor <= done_decisions[-1] and any(s.decisions for s in rnd.stakes):
+        raise IllegalCommand(
+            "can't restore cards from before a decision already taken: redeal or void instead"
+        )
+    removed = tuple(c for c in known if c not in seen)
+    rnd = replace(
+        rnd, cards=tuple(cards), cursor=cursor, stray=(), removed=(*rnd.removed, *removed),
+        halted_from=None, halt_reason="",
+    )  # fmt: skip
+    actions = [Action("sequence_restored", {"by": event.actor, "cards": event.cards,
+                                            "removed": [c.code for c in removed]})]  # fmt: skip
+    before = state
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "redeal", Phase.HALTED, Phase.DEALING, Phase.DECIDING, Phase.REVEAL)
+    collected = (*[c for _, c, _ in rnd.cards], *rnd.stray)
+    stakes: list[Stake] = []
+    for stake in rnd.stakes:  # bets stay where they were before the deal; calls come back
+        state, stake = _charge(state, replace(stake, decisions=(), ruling=""))
+        stakes.append(stake)
+    rnd = replace(
+        rnd, stakes=tuple(stakes), cards=(), stray=(), cursor=0, revealed=frozenset(),
+        removed=(*rnd.removed, *collected), redeals=rnd.redeals + 1, exposed_early=False,
+        halted_from=None, halt_reason="", decision_deadline=None,
+    )  # fmt: skip
+    actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
+                                 "collected": [c.code for c in collected]})]  # fmt: skip
+    before = state
+    state, more = _advance(replace(state, round=rnd, phase=Phase.DEALING), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "report the dealer's cards exposed", Phase.DEALING, Phase.DECIDING)
+    if not any(_pending_points(state, s) for s in rnd.stakes):
+        raise IllegalCommand("can't report an early exposure: every hand has decided")
+    rnd = replace(rnd, exposed_early=True)
+    reason = (
+        "the dealer opened his cards before every hand decided: decided hands keep their "
+        "decision; the pit manager rules on the others (return their bets, or fold)"
+    )
+    return _halt(replace(state, round=rnd), reason, event.actor)
+
+
+def _pending_points(state: TableState, stake: Stake) -> bool:
+    walk = state.config.game.walk(stake.totals(), stake.decisions)
+    return walk.pending is not None and not stake.ruling
+
+
+def _rule(
+    state: TableState, event: ResolveUndecided, now: float
+) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "rule on undecided hands", Phase.HALTED)
+    if not rnd.exposed_early:
+        raise IllegalCommand(
+            "can't rule on undecided hands: the dealer's cards were not exposed early"
+        )
+    if event.ruling not in ("return", "fold"):
+        raise IllegalCommand(f"bad ruling {event.ruling!r}: expected return or fold")
+    game = state.config.game
+    stakes: list[Stake] = []
+    ruled: list[dict[str, str]] = []
+    for stake in rnd.stakes:
+        if _pending_points(state, stake):
+            if event.ruling == "return":
+                stake = replace(stake, ruling="returned")
+            else:
+                decisions = list(stake.decisions)
+                walk = game.walk(stake.totals(), decisions)
+                while walk.pending is not None:
+                    fold = next((o for o in walk.pending.options if o.folds), None)
+                    if fold is None:
+                        raise IllegalCommand(
+                            f"can't fold {stake.hand}: {walk.pending.name} offers no fold; "
+                            "rule return"
+                        )
+                    decisions.append(fold.name)
+                    walk = game.walk(stake.totals(), decisions)
+                stake = replace(stake, decisions=tuple(decisions))
+            ruled.append({"hand": stake.hand, "seat": stake.seat, "ruling": event.ruling})
+        stakes.append(stake)
+    rnd = replace(rnd, stakes=tuple(stakes), halted_from=None, halt_reason="",
+                  decision_deadline=None)  # fmt: skip
+    due = rnd.due
+    if due is not None and due.kind == "decision":
+        rnd = replace(rnd, cursor=rnd.cursor + 1)
+    actions = [Action("ruling", {"by": event.actor, "ruling": event.ruling, "hands": ruled})]
+    before = state
+    state, more = _advance(replace(state, round=rnd), now)
+    return state, actions + more + _gate(before, state)
+
+
+def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(
+        state, "correct a card", Phase.DEALING, Phase.DECIDING, Phase.REVEAL, Phase.SETTLING,
+        Phase.HALTED,
+    )  # fmt: skip
+    at = [i for i, (pos, _, _) in enumerate(rnd.cards) if pos == event.position]
+    if not 1 <= event.index <= len(at):
+        raise IllegalCommand(
+            f"can't correct card {event.index} of {event.position}: it holds {len(at)} card(s)"
+        )
+    if event.card in {c for _, c, _ in rnd.cards}:
+        raise IllegalCommand(f"can't correct to {event.card}: it is already in this round")
+    if not event.reason.strip():
+        raise IllegalCommand("can't correct a card without a reason")
+    i = at[event.index - 1]
+    position, was, face = rnd.cards[i]
+    cards = (*rnd.cards[:i], (position, event.card, face), *rnd.cards[i + 1 :])
+    record = (position, event.index, was.code, event.card.code, event.actor, event.reason)
+    rnd = replace(rnd, cards=cards, corrections=(*rnd.corrections, record))
+    state = replace(state, round=rnd)
+    actions = [Action("card_corrected", {"position": position, "index": event.index,
+                                         "was": was.code, "now": event.card.code,
+                                         "by": event.actor, "reason": event.reason})]  # fmt: skip
+    if state.phase is Phase.SETTLING:  # settlement is recomputed from the corrected cards
+        rnd = replace(rnd, settlements=(), paid=())
+        return _settle(replace(state, round=rnd), now, actions)
+    return state, actions
+
+
+def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list[Action]]:
+    _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
+    state = replace(state, deck_id=event.deck_id)
+    return state, [Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})]
+
+
+# =========================================================================== studio betting
+
+
+def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, list[Action]]:
+    _need(state, "rebet", Phase.BETTING)
+    last = next((b for h, s, b in state.last_bets if h == event.hand and s == event.seat), None)
+    if not last:
+        raise IllegalCommand(f"can't rebet for {event.seat} on {event.hand}: no bets last round")
+    actions: list[Action] = []
+    for spot, amount in last:  # all or nothing: a refused bet refuses the rebet
+        bet = PlaceBet(
+            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=amount
+        )
+        state, more = _bet(state, bet, now)
+        actions += more
+    return state, actions
+
+
+def _double(state: TableState, event: Double, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "double", Phase.BETTING)
+    stake = rnd.stake(event.hand, event.seat)
+    if stake is None or not stake.bets:
+        raise IllegalCommand(f"can't double for {event.seat} on {event.hand}: no bets to double")
+    if stake.doubled:
+        raise IllegalCommand(f"can't double for {event.seat} on {event.hand} again: once per round")
+    actions: list[Action] = []
+    doubled_any = False
+    for spot, amount in stake.totals().items():  # ante first: the first bets are doubled
+        bet = PlaceBet(
+            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=amount
+        )
+        try:
+            _verify_bet(state, bet)
+        except TableError as error:
+            note = f"{spot} not doubled: {error}"
+            actions.append(
+                Action("alert", {"level": "info", "audience": event.seat, "message": note})
+            )
+            break
+        state, more = _bet(state, bet, now)
+        actions += more
+        doubled_any = True
+    if not doubled_any:
+        raise IllegalCommand(f"can't double for {event.seat}: {actions[-1].data['message']}")
+    after = state.round
+    assert after is not None
+    stakes = tuple(replace(s, doubled=True) if (s.hand, s.seat) == (event.hand, event.seat) else s
+                   for s in after.stakes)  # fmt: skip
+    return replace(state, round=replace(after, stakes=stakes)), actions
+
+
+# =========================================================================== who may do what
+
+#: roles allowed to send each command; "seat" may act for its own seat only
+ROLES: dict[type[Event], frozenset[str]] = {
+    OpenTable: frozenset({"pit"}),
+    CloseTable: frozenset({"pit"}),
+    ChangeDeck: frozenset({"pit"}),
+    VoidRound: frozenset({"pit"}),
+    ResolveUndecided: frozenset({"pit"}),
+    CorrectCard: frozenset({"pit"}),
+    StartRound: frozenset({"dealer", "pit"}),
+    NoMoreBets: frozenset({"dealer", "pit"}),
+    RevealDone: frozenset({"dealer"}),
+    ConfirmPayment: frozenset({"dealer"}),
+    Halt: frozenset({"dealer", "pit", "shoe", "camera", "system"}),
+    Resume: frozenset({"dealer", "pit"}),
+    RestoreSequence: frozenset({"dealer", "pit"}),
+    Redeal: frozenset({"dealer", "pit"}),
+    DealerExposedEarly: frozenset({"dealer", "pit", "camera"}),
+    PlaceBet: frozenset({"seat", "dealer"}),
+    UndoBet: frozenset({"seat", "dealer"}),
+    ClearBets: frozenset({"seat", "dealer"}),
+    Rebet: frozenset({"seat", "dealer"}),
+    Double: frozenset({"seat", "dealer"}),
+    Decide: frozenset({"seat", "dealer"}),
+    CardDrawn: frozenset({"shoe"}),
+    Tick: frozenset({"timer"}),
+}
+
+_NAMES = {
+    "pit": "the pit manager",
+    "dealer": "the dealer",
+    "seat": "a player seat",
+    "shoe": "the shoe",
+    "camera": "the camera",
+    "timer": "the clock",
+    "system": "the system",
+}
+
+
+def role_of(actor: str) -> str:
+    """The role of an actor id: ``pit:ann`` → ``pit``, ``seat:3`` → ``seat``, ``dealer``."""
+    return actor.split(":", 1)[0]
+
+
+def _authorize(event: Event) -> None:
+    allowed = ROLES.get(type(event), frozenset())
+    role = role_of(event.actor)
+    if role not in allowed:
+        who = " or ".join(sorted(_NAMES.get(r, r) for r in allowed))
+        raise IllegalCommand(f"{event.actor} may not send {event.kind}: only {who}")
+    seat = getattr(event, "seat", None)
+    if role == "seat" and seat is not None and seat != event.actor:
+        raise IllegalCommand(f"{event.actor} may not act for {seat}")
 
 
 # =========================================================================== timers
@@ -823,6 +1140,22 @@ def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, 
             return _resume(state, event, now)
         case VoidRound():
             return _void(state, event)
+        case RestoreSequence():
+            return _restore(state, event, now)
+        case Redeal():
+            return _redeal(state, event, now)
+        case DealerExposedEarly():
+            return _exposed(state, event)
+        case ResolveUndecided():
+            return _rule(state, event, now)
+        case CorrectCard():
+            return _correct(state, event, now)
+        case ChangeDeck():
+            return _change_deck(state, event)
+        case Rebet():
+            return _rebet(state, event, now)
+        case Double():
+            return _double(state, event, now)
         case Tick():
             return state, []
     raise IllegalCommand(f"unknown command {event.kind!r}")
@@ -837,6 +1170,7 @@ def handle(state: TableState, event: Event, now: float) -> tuple[TableState, lis
     """
     state, actions = _timers(state, now)
     try:
+        _authorize(event)
         state, more = _dispatch(state, event, now)
     except TableError as error:  # IllegalCommand, and the games' IllegalBet / IllegalDecision
         return state, [*actions, Action("refused", {"command": event.kind, "actor": event.actor,

@@ -56,8 +56,9 @@ class Console:
             assert not any(a.kind in ("refused", "halted") for a in out), out
 
     def bet(self, hand: str, seat: str, spot: str, amount: int) -> list[Action]:
+        actor = seat if seat.startswith("seat:") else "dealer"  # the dealer enters box bets
         return self.send(
-            PlaceBet(actor=seat, hand=hand, seat=seat, spot=Spot(spot), amount=Fraction(amount))
+            PlaceBet(actor=actor, hand=hand, seat=seat, spot=Spot(spot), amount=Fraction(amount))
         )
 
     def kinds(self, kind: str) -> list[dict[str, object]]:
@@ -173,7 +174,7 @@ def test_refused_commands_change_nothing_and_say_what_and_why() -> None:
     c = boxes()
     cases = [
         (
-            Decide(actor="ann", hand="box 1", seat="ann", option="bet"),
+            Decide(actor="dealer", hand="box 1", seat="ann", option="bet"),
             "can't take a decision while the table is idle",
         ),
         (NoMoreBets(actor="dealer"), "can't close betting while the table is idle"),
@@ -276,8 +277,8 @@ def test_physical_table_waits_for_payments_and_flags_short_and_over() -> None:
     c.send(NoMoreBets(actor="dealer"))
     # box 1 KS KD, box 2 8C 9D, dealer 9S 8H; board 9C TH JD: dealer pair of nines qualifies
     c.cards("KS 8C 9S KD 9D 8H 9C TH JD")
-    c.send(Decide(actor="ann", hand="box 1", seat="ann", option="bet"))
-    c.send(Decide(actor="bob", hand="box 2", seat="bob", option="fold"))
+    c.send(Decide(actor="dealer", hand="box 1", seat="ann", option="bet"))
+    c.send(Decide(actor="dealer", hand="box 2", seat="bob", option="fold"))
     c.send(RevealDone(actor="dealer"))
     assert c.state.phase is Phase.SETTLING
     out = c.send(ConfirmPayment(actor="dealer", hand="box 1", seat="ann", paid=Fraction(30)))
@@ -324,7 +325,8 @@ def test_whole_rounds_of_the_other_games(game: str) -> None:
         elif c.state.phase is Phase.DECIDING:
             point = c.state.round.due.point  # type: ignore[union-attr]
             option = point.options[0].name  # type: ignore[union-attr]
-            c.send(Decide(actor=seat, hand=hand, seat=seat, option=option))
+            actor = seat if seat.startswith("seat:") else "dealer"
+            c.send(Decide(actor=actor, hand=hand, seat=seat, option=option))
         elif c.state.phase is Phase.REVEAL:
             c.send(RevealDone(actor="dealer"))
         else:
