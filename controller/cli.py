@@ -23,6 +23,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.hands",
     "controller.commands.math",
     "controller.commands.demo",
+    "controller.commands.shoe",
+    "controller.commands.sim",
 )
 
 

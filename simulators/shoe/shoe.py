@@ -465,7 +465,7 @@ class ShoeSimulator:
                 pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
                 for piece in pieces:
                     self.link.write(piece)
-                    time.sleep(self.fault_rng.uniform(0, 0.002))
+                    time.sleep(self.fault_rng.uniform(0, 0.0005))
             else:
                 self.link.write(data)
         return outcome
