@@ -13,7 +13,9 @@ import os
 import select
 import shutil
 import socket
+import sys
 import tempfile
+import termios
 import time
 import tty
 from typing import Protocol
@@ -45,6 +47,10 @@ class Link(Protocol):
 
     def write(self, data: bytes) -> bool:
         """Send ``data``; ``False`` when no host took it."""
+        ...
+
+    def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the host has read what was sent."""
         ...
 
     def vanish(self) -> None:
@@ -137,6 +143,24 @@ class PtyLink:
                 select.select([], [master], [], 0.05)
         return True
 
+    def drain(self, timeout: float) -> None:
+        """Wait until the host's side of the terminal holds no unread byte."""
+        if self._master is None or not self.tty_name:
+            return
+        try:
+            slave = os.open(self.tty_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:
+            return
+        try:
+            deadline = time.monotonic() + timeout
+            empty = 0
+            while time.monotonic() < deadline and empty < 3:
+                time.sleep(0.005)  # bytes pass the terminal's flip buffer before they count
+                unread = fcntl.ioctl(slave, termios.TIOCINQ, b"\0\0\0\0")
+                empty = empty + 1 if int.from_bytes(unread, sys.byteorder) == 0 else 0
+        finally:
+            os.close(slave)
+
     def vanish(self) -> None:
         """Close the terminal and remove the symlink."""
         with contextlib.suppress(FileNotFoundError):
@@ -223,6 +247,9 @@ class TcpLink:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    def drain(self, timeout: float) -> None:
+        """Nothing to wait for: TCP delivers what was sent before the connection closes."""
 
     def vanish(self) -> None:
         """Close the connection and stop listening."""

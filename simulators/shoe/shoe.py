@@ -320,6 +320,7 @@ class ShoeSimulator:
 
     def _disconnect(self) -> None:
         self.disconnects += 1
+        self.link.drain(1.0)  # the cable is pulled between cards, after the host read the last
         self.link.vanish()
         self._sleep(self.outage)
         self._splitter.reset()
