@@ -45,6 +45,7 @@ test-full: lint typecheck
 
 bench: venv
 	$(BIN)/python benchmarks/evaluator.py
+	$(BIN)/python benchmarks/shoe_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info controller/_handeval*.so .pytest_cache .mypy_cache .ruff_cache

@@ -20,7 +20,7 @@ from typing import Protocol
 from controller.cards import Card
 from drivers.shoe.events import DuplicateCard, ShoeEvent
 
-__all__ = ["CodecStats", "DeckInventory", "Dialect", "ShoeCodec"]
+__all__ = ["CardSource", "CodecStats", "DeckInventory", "Dialect", "ShoeCodec"]
 
 
 class Dialect(StrEnum):
@@ -75,6 +75,22 @@ class ShoeCodec(Protocol):
 
     def new_deck(self, deck_id: str = "") -> None:
         """Start a fresh per-deck inventory (a new deck or a reshuffle)."""
+        ...
+
+
+class CardSource(Protocol):
+    """The port through which the table reads a shoe (the serial transport is one adapter)."""
+
+    def start(self) -> None:
+        """Begin delivering events to the consumer given at construction."""
+        ...
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop delivering and release the device."""
+        ...
+
+    def send(self, data: bytes) -> bool:
+        """Write a command to the shoe; whether it went out."""
         ...
 
 

@@ -10,6 +10,8 @@ with exponential back-off until it returns. Its status is a plain frozen record.
 from __future__ import annotations
 
 import contextlib
+import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
+import serial.serialposix
 
 from drivers.shoe.base import ShoeCodec
 from drivers.shoe.events import Connected, Disconnected, Noise, ShoeEvent
@@ -72,6 +75,7 @@ class SerialTransport:
         self.backoff = backoff
         self.read_timeout = read_timeout
         self._port: Any = None
+        self._fd: int | None = None
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -163,6 +167,7 @@ class SerialTransport:
             self._update(last_error=f"cannot open {self.url}: {error}")
             return False
         self._port = port
+        self._fd = port.fileno() if isinstance(port, serial.serialposix.Serial) else None
         self.codec.reset_link()
         reconnects = 1 if self._ever_connected else 0
         self._ever_connected = True
@@ -206,12 +211,30 @@ class SerialTransport:
             self._update(running=False)
             self.finished.set()
 
+    def _read_port(self, port: Any) -> bytes:
+        """Whatever bytes the port has, waiting at most ``read_timeout`` for the first."""
+        fd = self._fd
+        if fd is None:  # sockets, RFC 2217 and the like: pyserial does the work
+            data: bytes = port.read(max(1, port.in_waiting))
+            return data
+        # a local serial device or pseudo-terminal: one select and one read, the fast path
+        ready, _, _ = select.select([fd], [], [], self.read_timeout)
+        if not ready:
+            return b""
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
+            return b""
+        if not data:
+            raise serial.SerialException("the device returned no data (it was unplugged)")
+        return data
+
     def _read_once(self) -> bool:
         """Read what is there and deliver it; ``False`` when the device went away."""
         port = self._port
         try:
-            data = port.read(max(1, port.in_waiting))
-        except (OSError, TypeError, serial.SerialException) as error:
+            data = self._read_port(port)
+        except (OSError, TypeError, ValueError, serial.SerialException) as error:
             if self._stop.is_set():
                 return True
             reason = str(error) or type(error).__name__
