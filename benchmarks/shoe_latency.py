@@ -12,6 +12,7 @@ no codec), and the time the frame takes on a real wire at 9600 and 115200 baud (
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -169,7 +170,7 @@ def main() -> None:
     measures: list[tuple[str, int, Callable[[], list[float]]]] = []
     for dialect in ("framed", "uspc", "jsonl"):
         size = len(frame_for(dialect, 0))
-        measures.append((dialect, size, lambda d=dialect: measure_transport(d, args.frames)))
+        measures.append((dialect, size, functools.partial(measure_transport, dialect, args.frames)))
     measures.append(("baseline: bare pty read", 16, lambda: measure_baseline(args.frames, 16)))
     for label, size, run in measures:
         values = run()

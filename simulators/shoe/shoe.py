@@ -4,6 +4,9 @@ It runs in its own thread on a :mod:`~simulators.shoe.links` link, speaks the fr
 protocol (records, acknowledgements, retransmission, HELLO with a boot counter), the USPC
 ASCII tokens or the JSON-lines reader messages, and keeps a ground-truth log of what
 happened to every card drawn, so tests can check that the host got exactly the right ones.
+It starts dealing once a host has opened the device (and given it ``settle`` seconds to set
+its port up, which discards earlier input); the line dialects, which have no
+acknowledgement, also pause while no host is attached, as a dealer would.
 """
 
 from __future__ import annotations
@@ -257,8 +260,12 @@ class ShoeSimulator:
             self._queue_record(MessageType.EMPTY, b"")
             self._serve_until_idle()
         self.done.set()
-        while not self._stop.is_set():
+        while not self._stop.is_set():  # idle: answer the host, keep the heartbeat
             self._serve(0.01)
+            now = time.monotonic()
+            if self.dialect is Dialect.FRAMED and now - last_beat >= self.heartbeat:
+                last_beat = now
+                self._heartbeat(now)
 
     def _heartbeat(self, now: float) -> None:
         uptime = int((now - self._started) * 1000)

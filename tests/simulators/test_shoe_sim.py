@@ -36,7 +36,7 @@ def deal(
     """Run the simulator against the real transport until every card is dealt."""
     events: list[ShoeEvent] = []
     sim = ShoeSimulator(
-        dialect, faults=faults, seed=seed, decks=decks, retransmit=0.01, settle=0.05, outage=0.1,
+        dialect, faults=faults, seed=seed, decks=decks, retransmit=0.01, settle=0.15, outage=0.1,
         **kw,  # type: ignore[arg-type]
     )  # fmt: skip
     sim.start()
