@@ -4,7 +4,8 @@ For each dialect the frame is written to a real pseudo-terminal in two writes, a
 last byte first; the clock starts as the last byte is written and stops inside the event
 callback of the real transport (pyserial read thread, codec, callback). Beside it: a bare
 baseline measured the same way in the same run (a thread blocked reading the pty, no pyserial,
-no codec), and the time the frame takes on a real wire at 9600 and 115200 baud (8N1).
+no codec), and the time the frame takes on a real wire at 9600 and 115200 baud (8N1). The
+paths take turns frame by frame, so each sees the same load on the machine.
 
     python benchmarks/shoe_latency.py [--frames N] [--json]
 """
@@ -12,7 +13,6 @@ no codec), and the time the frame takes on a real wire at 9600 and 115200 baud (
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import platform
@@ -21,7 +21,6 @@ import statistics
 import threading
 import time
 import tty
-from collections.abc import Callable
 from typing import Any
 
 from controller.cards import Card
@@ -74,82 +73,95 @@ def drain(master: int) -> None:
             return
 
 
-def timed_writes(
-    master: int, frames: list[bytes], arrived: list[int], signal: threading.Event
-) -> list[float]:
-    """Write each frame in two parts; the latency of each from its last byte, in ms."""
-    out = []
-    for frame in frames:
-        signal.clear()
-        os.write(master, frame[:-1])
+class Path:
+    """One measured path: a pty, a reader at its other end, and the frames to send."""
+
+    def __init__(self, label: str, frames: list[bytes]) -> None:
+        self.label = label
+        self.frames = frames
+        self.master, self.name = open_pty()
+        self.arrived: list[int] = []
+        self.signal = threading.Event()
+        self.latencies: list[float] = []
+
+    def mark(self) -> None:
+        """Called by the reader when a frame is complete."""
+        self.arrived.append(time.perf_counter_ns())
+        self.signal.set()
+
+    def send(self, i: int) -> None:
+        """Write frame ``i`` in two parts and time its last byte to the reader's mark."""
+        frame = self.frames[i % len(self.frames)]
+        self.signal.clear()
+        os.write(self.master, frame[:-1])
         time.sleep(0.0005)  # let the reader take the head: the last byte arrives on its own
         start = time.perf_counter_ns()
-        os.write(master, frame[-1:])
-        if not signal.wait(1.0):
-            raise RuntimeError("no event within a second")
-        out.append((arrived[-1] - start) / 1e6)
-        drain(master)  # acknowledgements the host wrote back
-        time.sleep(0.0005)
-    return out
+        os.write(self.master, frame[-1:])
+        if not self.signal.wait(1.0):
+            raise RuntimeError(f"{self.label}: no event within a second")
+        self.latencies.append((self.arrived[-1] - start) / 1e6)
+        drain(self.master)  # acknowledgements the host wrote back
+
+    def close(self) -> None:
+        """Release the pty."""
+        os.close(self.master)
 
 
-def measure_transport(dialect: str, n: int) -> list[float]:
-    master, name = open_pty()
-    arrived: list[int] = []
-    signal = threading.Event()
-    connected = threading.Event()
+class TransportPath(Path):
+    """The real thing: SerialTransport with the dialect's codec, events to a callback."""
 
-    def on_event(event: ShoeEvent) -> None:
-        if isinstance(event, Connected):
-            connected.set()
-            return
-        if event.kind.value in ("card", "duplicate_card"):
-            arrived.append(time.perf_counter_ns())
-            signal.set()
+    def __init__(self, dialect: str, n: int) -> None:
+        super().__init__(dialect, [frame_for(dialect, i) for i in range(n)])
+        connected = threading.Event()
 
-    transport = SerialTransport(name, make_codec(dialect, DECK), on_event, baudrate=115200)
-    transport.start()
-    try:
+        def on_event(event: ShoeEvent) -> None:
+            if isinstance(event, Connected):
+                connected.set()
+            elif event.kind.value in ("card", "duplicate_card"):
+                self.mark()
+
+        self.transport = SerialTransport(
+            self.name, make_codec(dialect, DECK), on_event, baudrate=115200
+        )
+        self.transport.start()
         if not connected.wait(5):
-            raise RuntimeError(f"could not open {name}")
+            raise RuntimeError(f"could not open {self.name}")
         time.sleep(0.05)
-        os.write(master, preamble(dialect))
+        os.write(self.master, preamble(dialect))
         time.sleep(0.05)
-        frames = [frame_for(dialect, i) for i in range(n)]
-        return timed_writes(master, frames, arrived, signal)
-    finally:
-        transport.stop()
-        os.close(master)
+
+    def close(self) -> None:
+        """Stop the transport and release the pty."""
+        self.transport.stop()
+        super().close()
 
 
-def measure_baseline(n: int, size: int) -> list[float]:
-    """The floor: a thread blocked reading the pty wakes and timestamps the last byte."""
-    master, name = open_pty()
-    reader = os.open(name, os.O_RDWR | os.O_NOCTTY)
-    arrived: list[int] = []
-    signal = threading.Event()
-    stop = threading.Event()
-    got = 0
+class BaselinePath(Path):
+    """The floor: a thread blocked reading the pty wakes and marks each complete frame."""
 
-    def run() -> None:
-        nonlocal got
-        while not stop.is_set():
-            if not select.select([reader], [], [], 0.05)[0]:
+    def __init__(self, size: int) -> None:
+        super().__init__("baseline: bare pty read", [b"x" * size])
+        self.reader = os.open(self.name, os.O_RDWR | os.O_NOCTTY)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        got = 0
+        size = len(self.frames[0])
+        while not self.stop.is_set():
+            if not select.select([self.reader], [], [], 0.05)[0]:
                 continue
-            got += len(os.read(reader, 4096))
+            got += len(os.read(self.reader, 4096))
             if got % size == 0:
-                arrived.append(time.perf_counter_ns())
-                signal.set()
+                self.mark()
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        return timed_writes(master, [b"x" * size] * n, arrived, signal)
-    finally:
-        stop.set()
-        thread.join(1)
-        os.close(reader)
-        os.close(master)
+    def close(self) -> None:
+        """Stop the reader thread and release the pty."""
+        self.stop.set()
+        self.thread.join(1)
+        os.close(self.reader)
+        super().close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -167,16 +179,22 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
-    measures: list[tuple[str, int, Callable[[], list[float]]]] = []
-    for dialect in ("framed", "uspc", "jsonl"):
-        size = len(frame_for(dialect, 0))
-        measures.append((dialect, size, functools.partial(measure_transport, dialect, args.frames)))
-    measures.append(("baseline: bare pty read", 16, lambda: measure_baseline(args.frames, 16)))
-    for label, size, run in measures:
-        values = run()
+    paths: list[Path] = [TransportPath(d, args.frames) for d in ("framed", "uspc", "jsonl")]
+    paths.append(BaselinePath(16))
+    try:
+        for i in range(args.frames):  # round-robin: every path sees the same machine load
+            for path in paths:
+                path.send(i)
+                time.sleep(0.0003)
+    finally:
+        for path in paths:
+            path.close()
+    for path in paths:
+        size = len(path.frames[0])
+        values = path.latencies
         rows.append(
             {
-                "path": label,
+                "path": path.label,
                 "frame_bytes": size,
                 "p50_ms": statistics.median(values),
                 "p99_ms": percentile(values, 0.99),

@@ -216,3 +216,32 @@ def test_sim_command_stops_cleanly_on_sigterm() -> None:
     sim.send_signal(signal.SIGTERM)
     _, err = sim.communicate(timeout=10)
     assert sim.returncode == 0 and '"drawn": 0' in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_monitor_ends_with_a_summary_on_a_signal(signum: int) -> None:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    os.close(slave)
+    monitor = subprocess.Popen(
+        [*TABLECTL, "shoe", "monitor", "--port", path, "--dialect", "uspc", "--json"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert monitor.stdout is not None
+        assert json.loads(monitor.stdout.readline())["event"] == "connected"
+        time.sleep(0.1)
+        os.write(master, b" [Game]<Card:8D> ")
+        assert json.loads(monitor.stdout.readline())["card"] == "8D"
+        monitor.send_signal(signum)
+        out, _ = monitor.communicate(timeout=10)
+    finally:
+        if monitor.poll() is None:
+            monitor.kill()
+            monitor.wait(5)
+        os.close(master)
+    assert monitor.returncode == 0
+    summary = lines_of(out)[-1]
+    assert summary["event"] == "summary" and summary["cards"] == 1
