@@ -12,9 +12,10 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
-from controller.errors import DeviceError
+from controller.errors import DeviceError, InvalidSpec
 from drivers.shoe import Dialect, load_deck_map, make_codec
 from drivers.shoe.events import CardRead, Connected, ShoeEvent, must_halt
+from drivers.shoe.framed import FramedHostCodec, MessageType
 from drivers.shoe.transport import SerialTransport
 
 __all__ = ["register", "run_monitor"]
@@ -47,6 +48,9 @@ def register(subparsers: Any) -> None:
     monitor.add_argument(
         "--no-reconnect", action="store_true", help="end when the port closes (end of file)"
     )
+    monitor.add_argument(
+        "--identify", action="store_true", help="framed: ask the shoe for HELLO on every connect"
+    )
     monitor.set_defaults(run=run_monitor)
 
 
@@ -61,12 +65,17 @@ def _describe(event: ShoeEvent) -> str:
 def run_monitor(args: argparse.Namespace) -> int:
     """Decode the port until stopped; print events and a summary."""
     dialect = Dialect(args.dialect)
+    if args.identify and dialect is not Dialect.FRAMED:
+        raise InvalidSpec(
+            f"--identify needs the framed dialect; a {dialect.value} shoe has no command"
+        )
     deck_map = load_deck_map(args.deck_map) if args.deck_map else None
     baud = args.baud or (9600 if dialect is Dialect.USPC else 115200)
     events: queue.SimpleQueue[ShoeEvent] = queue.SimpleQueue()
+    codec = make_codec(dialect, deck_map)
     transport = SerialTransport(
         args.port,
-        make_codec(dialect, deck_map),
+        codec,
         events.put,
         baudrate=baud,
         reconnect=not args.no_reconnect,
@@ -94,7 +103,10 @@ def run_monitor(args: argparse.Namespace) -> int:
                 continue
             counts[event.kind.value] += 1
             halts += must_halt(event)
-            connected = connected or isinstance(event, Connected)
+            if isinstance(event, Connected):
+                connected = True
+                if args.identify and isinstance(codec, FramedHostCodec):
+                    transport.send(codec.command(MessageType.IDENTIFY))
             elapsed = time.monotonic() - started
             if args.json:
                 record = {**event.to_dict(), "t": round(elapsed, 4)}

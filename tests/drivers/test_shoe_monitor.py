@@ -74,29 +74,33 @@ def test_monitor_decodes_bytes_written_to_a_pty(capsys: pytest.CaptureFixture[st
     assert events[-1]["cards"] == 3 and events[-1]["halting_events"] == 2
 
 
-def test_monitor_reads_the_framed_simulator_and_acknowledges(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(
+    ("dialect", "link", "faults"),
+    [
+        ("framed", "pty", "drop@3,badcrc@9,dup@12"),
+        ("uspc", "tcp:0", "noise@3,split@9"),
+        ("jsonl", "pty", "noise@4,split@10,dup@20"),
+    ],
+)
+def test_monitor_decodes_every_dialect_from_the_simulator(
+    dialect: str, link: str, faults: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with ShoeSimulator("framed", seed=5, faults="drop@3,badcrc@9,dup@12", retransmit=0.01) as sim:
+    extra = ["--identify"] if dialect == "framed" else []
+    with ShoeSimulator(dialect, link=link, seed=5, faults=faults, retransmit=0.01) as sim:
         status = main(
-            [
-                "shoe",
-                "monitor",
-                "--port",
-                sim.device,
-                "--dialect",
-                "framed",
-                "--json",
-                "--count",
-                "52",
-            ]
-        )
+            ["shoe", "monitor", "--port", sim.device, "--dialect", dialect, "--json",
+             "--count", "52", *extra]
+        )  # fmt: skip
     assert status == 0
     events = lines_of(capsys.readouterr().out)
     assert [e["card"] for e in events if e["event"] == "card"] == [
         c.code for c in sim.expected_cards()
     ]
-    assert events[-1]["event"] == "summary" and events[-1]["status"]["bytes_out"] > 0
+    summary = events[-1]
+    assert summary["event"] == "summary" and summary["halting_events"] == 0
+    if dialect == "framed":
+        assert summary["status"]["bytes_out"] > 0  # acknowledgements went back
+        assert summary["events"]["hello"] >= 2  # the boot HELLO and the answer to IDENTIFY
 
 
 def test_monitor_human_output_and_a_bad_deck_map(
@@ -128,6 +132,8 @@ def test_monitor_without_reconnect_refuses_a_missing_port(
     port = str(tmp_path / "nothing")
     status = main(["shoe", "monitor", "--port", port, "--dialect", "framed", "--no-reconnect"])
     assert status == 2 and "cannot open" in capsys.readouterr().err
+    status = main(["shoe", "monitor", "--port", port, "--dialect", "uspc", "--identify"])
+    assert status == 2 and "--identify needs the framed dialect" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(
