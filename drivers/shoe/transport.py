@@ -104,9 +104,9 @@ class SerialTransport:
         if port is not None:
             with contextlib.suppress(AttributeError, OSError, serial.SerialException):
                 port.cancel_read()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)  # a consumer may stop the transport from its own callback
         self._close()
         self._update(running=False, connected=False)
 

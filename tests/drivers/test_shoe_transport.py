@@ -131,3 +131,22 @@ def test_stop_is_prompt_while_waiting_for_data(tmp_path: Path) -> None:
     assert time.monotonic() - started < 1.0
     assert not any(t.name.startswith("shoe ") and t.is_alive() for t in threading.enumerate())
     os.close(master)
+
+
+def test_the_consumer_may_stop_the_transport_from_its_callback(tmp_path: Path) -> None:
+    link = tmp_path / "tty"
+    master = make_pty(link)
+    holder: list[SerialTransport] = []
+
+    def consumer(event: ShoeEvent) -> None:
+        if isinstance(event, CardRead):
+            holder[0].stop()
+
+    transport = SerialTransport(str(link), make_codec("uspc"), consumer)
+    holder.append(transport)
+    transport.start()
+    assert wait_for(lambda: transport.status().connected)
+    os.write(master, b"<Card:2C>")
+    assert transport.finished.wait(5)
+    assert not transport.status().running
+    os.close(master)
