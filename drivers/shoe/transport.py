@@ -184,6 +184,7 @@ class SerialTransport:
 
     def _close(self) -> None:
         port, self._port = self._port, None
+        self._fd = None
         if port is not None:
             with contextlib.suppress(OSError, serial.SerialException):
                 port.close()
@@ -232,6 +233,8 @@ class SerialTransport:
     def _read_once(self) -> bool:
         """Read what is there and deliver it; ``False`` when the device went away."""
         port = self._port
+        if port is None:  # closed by stop() from the consumer's callback
+            return True
         try:
             data = self._read_port(port)
         except (OSError, TypeError, ValueError, serial.SerialException) as error:
