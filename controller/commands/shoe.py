@@ -125,7 +125,7 @@ def run_monitor(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
     status = transport.status()
     if args.no_reconnect and not connected:
-        raise DeviceError(f"cannot open {args.port}: {status.last_error or 'no device'}")
+        raise DeviceError(status.last_error or f"cannot open {args.port}")
     summary = {
         "event": "summary",
         "port": args.port,

@@ -4,7 +4,8 @@ Each line is an object with ``type`` (``boot``, ``card`` or ``error``), ``seq`` 
 every message from 1 at boot, the boot message being 1), ``device_id``, and per type
 ``fw_version`` (boot), ``uid`` (card) or ``error`` and ``detail`` (error). Lines that start
 with ``#`` are debug output. The host maps uids to cards through the deck's
-:class:`~drivers.shoe.deckmap.DeckMap`, drops repeated lines by ``seq``, reports a jump in
+:class:`~drivers.shoe.deckmap.DeckMap`, drops a line repeated straight after itself (same
+``seq``, same bytes; a boot message is never taken for a repeat), reports a jump in
 ``seq`` as a gap, suppresses a tag read again straight after itself inside the debounce
 window (a tag lingering at the antenna; never once its deck is complete), and keeps a
 per-deck inventory.
@@ -154,7 +155,7 @@ class JsonlCodec:
         if device is None:
             device = self._devices[name] = _Device()
         last = device.last_seq
-        if last is not None and seq <= last and device.recent.get(seq) == line:
+        if kind != "boot" and seq == last and device.recent.get(seq) == line:
             self.stats.duplicates += 1
             ev.append(DuplicateDropped(name, seq))
             return

@@ -61,13 +61,14 @@ class Fate(StrEnum):
 
 @dataclass(slots=True)
 class Draw:
-    """One card drawn: its position, the card, its fate, and whether its message went twice."""
+    """One card drawn: position, card, fate, whether its message went twice, record, boot."""
 
     index: int
     card: Card
     fate: Fate
     repeated: bool = False
     record: int | None = None
+    boot: int = 1
 
 
 def load_stack(path: str | Path) -> list[Card]:
@@ -222,6 +223,7 @@ class ShoeSimulator:
         if self.dialect is Dialect.FRAMED:
             self._queue_record(MessageType.HELLO, self._hello())
         elif self.dialect is Dialect.JSONL:
+            self._transmit(b"# reader " + self.device_id.encode() + b" ready\n", None)
             self._jsonl({"type": "boot", "fw_version": self.firmware})
         index = 0
         last_beat = time.monotonic()
@@ -289,7 +291,7 @@ class ShoeSimulator:
             self._disconnect()
         if self._hit(Fault.REBOOT, index):
             self._reboot()
-        draw = Draw(index, card, Fate.READ)
+        draw = Draw(index, card, Fate.READ, boot=self.boot)
         self.log.append(draw)
         if self._hit(Fault.GAP, index):
             draw.fate = Fate.LOST
@@ -333,13 +335,15 @@ class ShoeSimulator:
         self._splitter.reset()
         self.link.open()
         self._wait_attached()
+        if self.dialect is Dialect.USPC:  # the shoe warns that its line was interrupted
+            self._transmit(b"<W0x01>", None)
 
     def _reboot(self) -> None:
         self.reboots += 1
+        self.boot += 1
         self._outstanding.clear()
         self._sleep(0.01)
         if self.dialect is Dialect.FRAMED:
-            self.boot += 1
             self._record = 0
             self._queue_record(MessageType.HELLO, self._hello())
             self._serve_until_idle()

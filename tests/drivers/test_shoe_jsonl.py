@@ -102,6 +102,12 @@ def test_a_boot_message_mid_shoe_is_a_reboot() -> None:
     assert isinstance(events[0], Rebooted) and events[0].last_record == 2
 
 
+def test_the_same_boot_line_twice_is_two_boots() -> None:
+    codec = JsonlCodec(DECK)
+    events = codec.feed(line("boot", 1, fw_version="1") + line("boot", 1, fw_version="1"))
+    assert kinds(events) == ["hello", "rebooted", "hello"]
+
+
 def test_a_sequence_that_restarts_without_a_boot_message_halts() -> None:
     codec = JsonlCodec(DECK)
     codec.feed(line("boot", 1) + line("card", 2, uid="04A1") + line("card", 3, uid="04A2"))
