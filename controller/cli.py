@@ -26,6 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.rtp",
     "controller.commands.journal",
     "controller.commands.demo",
+    "controller.commands.shoe",
+    "controller.commands.sim",
 )
 
 

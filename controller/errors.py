@@ -21,3 +21,15 @@ class InvalidHand(TableError, ValueError):
 
 class UnknownName(TableError, ValueError):
     """A name (game, ranking, deck, qualifier) that is not one of the known choices."""
+
+
+class ProtocolError(TableError, ValueError):
+    """Bytes, a message or a table file that break a wire protocol's rules."""
+
+
+class DeviceError(TableError, OSError):
+    """A device (serial port, pseudo-terminal, socket) that cannot be opened or used."""
+
+
+class InvalidSpec(TableError, ValueError):
+    """A textual specification (fault list, link, stacked deck) that cannot be parsed."""
