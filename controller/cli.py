@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.games",
     "controller.commands.rtp",
     "controller.commands.journal",
+    "controller.commands.scenario",
     "controller.commands.demo",
     "controller.commands.shoe",
     "controller.commands.sim",

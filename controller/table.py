@@ -458,9 +458,16 @@ def _settle(
     settlements: list[tuple[str, str, Settlement]] = []
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
-            paid_in = format_amount(_placed(game, stake))
+            placed = game.walk(stake.totals(), stake.decisions).bets
+            paid_in = format_amount(sum(placed.values(), Fraction(0)))
+            lines = [
+                {"spot": spot.value, "stake": format_amount(amount), "result": "push",
+                 "odds": None, "paid": "0", "returned": format_amount(amount),
+                 "paytable_line": None, "reason": "returned by the pit manager's ruling"}
+                for spot, amount in placed.items() if amount > 0
+            ]  # fmt: skip
             data = {"hand": stake.hand, "seat": stake.seat, "ruling": "returned"}
-            money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": []}
+            money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": lines}
             actions.append(Action("settled", {**data, **money}))
             continue
         cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)

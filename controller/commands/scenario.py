@@ -1,0 +1,49 @@
+"""``tablectl scenario run``: play a scenario file through the real state machine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from config.schema import load_game
+from controller.errors import TableError
+from controller.scenario import ScenarioFailed, parse_scenario, run_scenario
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``scenario`` command group."""
+    parser = subparsers.add_parser("scenario", help="run scenario files (docs/scenarios.md)")
+    sub = parser.add_subparsers(dest="scenario_command", metavar="WHAT", required=True)
+    run = sub.add_parser(
+        "run",
+        help="play a scenario and check its expectations",
+        description="Exit 0 when every expectation holds; 1 naming the first that does not.",
+    )
+    run.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    run.add_argument("--json", action="store_true", help="print every settlement as JSON")
+    run.set_defaults(run=run_files)
+
+
+def run_files(args: argparse.Namespace) -> int:
+    """Run each file; stop at the first failure."""
+    for path in args.files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise TableError(f"{path}: cannot read: {error.strerror}") from None
+        scenario = parse_scenario(text, str(path))
+        try:
+            run = run_scenario(scenario, load_game(scenario.game), str(path))
+        except ScenarioFailed as error:
+            print(f"FAIL {error}")
+            return 1
+        checks = sum(1 for step in scenario.steps if step.expect)
+        if args.json:
+            for action in run.actions:
+                if action.kind in ("settled", "round_ended"):
+                    print(json.dumps({"file": str(path), "kind": action.kind, **action.data}))
+        else:
+            print(f"ok   {path}: {len(run.log)} events, {checks} expectations held")
+    return 0

@@ -1,0 +1,364 @@
+"""Scenario files: a table, a stacked shoe, timed commands and expectations, in plain text.
+
+A scenario reproduces a round exactly, for hardware-in-the-loop rigs and for disputes: it
+is played through the real state machine, and the first expectation that does not hold
+stops it with the line number and what was expected and found. The format is documented
+in ``docs/scenarios.md``; in short, one statement a line, ``#`` starts a comment::
+
+    table S1 casino-holdem shared player          # id, game, seating, hands
+    balance seat:1 1000                           # studio seats' balances (optional)
+    shoe AH QC 2H JD 5H 9H KH 3C 7D               # the stacked shoe, drawn when a card is due
+    at 0 pit:ann open_table
+    at 1 dealer start_round
+    at 2 seat:1 bet player ante 10
+    at 3 dealer no_more_bets                      # cards are drawn from the shoe as due
+    at 9 seat:1 decide player call
+    at 12 dealer reveal_done
+    expect phase idle
+    expect line player seat:1 ante win 20         # spot, result, amount paid
+    expect net player seat:1 20
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from controller.cards import Card, parse_cards
+from controller.errors import TableError
+from controller.events import (
+    Action,
+    CardDrawn,
+    ChangeDeck,
+    ClearBets,
+    CloseTable,
+    ConfirmPayment,
+    CorrectCard,
+    DealerExposedEarly,
+    Decide,
+    Double,
+    Event,
+    Halt,
+    NoMoreBets,
+    OpenTable,
+    PlaceBet,
+    Rebet,
+    Redeal,
+    ResolveUndecided,
+    RestoreSequence,
+    Resume,
+    RevealDone,
+    StartRound,
+    Tick,
+    UndoBet,
+    VoidRound,
+)
+from controller.games import Seating
+from controller.games.base import Game
+from controller.games.rules import Spot
+from controller.table import Phase, TableConfig, TableState, handle, new_table
+
+__all__ = ["Scenario", "ScenarioError", "ScenarioFailed", "parse_scenario", "run_scenario"]
+
+T0 = 1_790_000_000.0  # scenario time 0, a fixed UTC instant, so round ids are reproducible
+
+
+class ScenarioError(TableError):
+    """A scenario file that cannot be read: the message names the line and the problem."""
+
+
+class ScenarioFailed(TableError):
+    """An expectation that did not hold: the message names the line, the wanted and the found."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One timed command or one expectation, with its line number."""
+
+    line: int
+    at: float | None  # commands only
+    event: Event | None = None
+    expect: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A parsed scenario."""
+
+    table_id: str
+    game: str
+    seating: Seating
+    hands: tuple[str, ...]
+    balances: dict[str, Fraction] = field(default_factory=dict)
+    shoe: tuple[Card, ...] = ()
+    steps: tuple[Step, ...] = ()
+    options: dict[str, float | bool] = field(default_factory=dict)
+
+
+def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
+    def need(n: int, usage: str) -> None:
+        if len(args) != n:
+            raise ScenarioError(f"{where}: {verb} takes {usage}; got {' '.join(args) or 'nothing'}")
+
+    simple: dict[str, Callable[[], Event]] = {
+        "open_table": lambda: OpenTable(actor=actor),
+        "close_table": lambda: CloseTable(actor=actor),
+        "start_round": lambda: StartRound(actor=actor),
+        "no_more_bets": lambda: NoMoreBets(actor=actor),
+        "reveal_done": lambda: RevealDone(actor=actor),
+        "dealer_exposed_early": lambda: DealerExposedEarly(actor=actor),
+        "tick": lambda: Tick(actor=actor),
+    }
+    if verb in simple:
+        need(0, "no arguments")
+        return simple[verb]()
+    text = " ".join(args)
+    try:
+        match verb:
+            case "bet":
+                need(4, "HAND SEAT SPOT AMOUNT (a hand with a space is quoted: 'box 2')")
+                return PlaceBet(actor=actor, hand=args[0], seat=args[1], spot=Spot(args[2]),
+                                amount=Fraction(args[3]))  # fmt: skip
+            case "undo" | "clear" | "rebet" | "double":
+                need(2, "HAND SEAT")
+                cls = {"undo": UndoBet, "clear": ClearBets, "rebet": Rebet, "double": Double}[verb]
+                return cls(actor=actor, hand=args[0], seat=args[1])
+            case "decide":
+                if len(args) == 2:  # decide HAND OPTION: the actor's own seat (or the box owner)
+                    args = [args[0], actor, args[1]]
+                need(3, "HAND [SEAT] OPTION")
+                return Decide(actor=actor, hand=args[0], seat=args[1], option=args[2])
+            case "card":
+                need(1, "CARD")
+                return CardDrawn(actor=actor, card=Card.parse(args[0]))
+            case "pay":
+                need(3, "HAND SEAT AMOUNT")
+                paid = Fraction(args[2])
+                return ConfirmPayment(actor=actor, hand=args[0], seat=args[1], paid=paid)
+            case "halt":
+                return Halt(actor=actor, reason=text)
+            case "resume":
+                return Resume(actor=actor, note=text)
+            case "void":
+                return VoidRound(actor=actor, reason=text)
+            case "redeal":
+                return Redeal(actor=actor, reason=text)
+            case "restore":
+                return RestoreSequence(actor=actor, cards=text)
+            case "rule":
+                need(1, "return|fold")
+                return ResolveUndecided(actor=actor, ruling=args[0])
+            case "correct":
+                if len(args) < 4:
+                    raise ScenarioError(f"{where}: correct takes POSITION INDEX CARD REASON...")
+                return CorrectCard(actor=actor, position=args[0], index=int(args[1]),
+                                   card=Card.parse(args[2]), reason=" ".join(args[3:]))  # fmt: skip
+            case "change_deck":
+                need(1, "DECK_ID")
+                return ChangeDeck(actor=actor, deck_id=args[0])
+    except (ValueError, TableError) as error:
+        if isinstance(error, ScenarioError):
+            raise
+        raise ScenarioError(f"{where}: {verb} {text}: {error}") from None
+    raise ScenarioError(f"{where}: unknown command {verb!r}")
+
+
+def _words(line: str) -> list[str]:
+    """Split a line on spaces; double quotes group words ("box 2"); ``#`` starts a comment.
+
+    An apostrophe is an ordinary character, so free text reads naturally (can't, dealer's).
+    """
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.quotes = '"'
+    lexer.commenters = "#"
+    return list(lexer)
+
+
+def parse_scenario(text: str, source: str = "scenario") -> Scenario:
+    """Parse a scenario file's text; :class:`ScenarioError` names the line of any problem."""
+    table: tuple[str, str, Seating, tuple[str, ...]] | None = None
+    balances: dict[str, Fraction] = {}
+    shoe: list[Card] = []
+    steps: list[Step] = []
+    options: dict[str, float | bool] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        where = f"{source}:{number}"
+        try:
+            words = _words(raw)
+        except ValueError as error:
+            raise ScenarioError(f"{where}: {error}") from None
+        if not words:
+            continue
+        head, rest = words[0], words[1:]
+        if head == "table":
+            if len(rest) < 4:
+                raise ScenarioError(f"{where}: table takes ID GAME SEATING HAND [HAND ...]")
+            try:
+                table = (rest[0], rest[1], Seating(rest[2]), tuple(rest[3:]))
+            except ValueError:
+                raise ScenarioError(
+                    f"{where}: seating is 'shared' or 'boxes', not {rest[2]!r}"
+                ) from None
+        elif head == "balance":
+            if len(rest) != 2:
+                raise ScenarioError(f"{where}: balance takes SEAT AMOUNT")
+            balances[rest[0]] = Fraction(rest[1])
+        elif head == "option":
+            known = ("betting_seconds", "decision_seconds", "confirm_payments")
+            if len(rest) != 2 or rest[0] not in known:
+                raise ScenarioError(
+                    f"{where}: option takes betting_seconds N, decision_seconds N or "
+                    "confirm_payments yes|no"
+                )
+            options[rest[0]] = rest[1] == "yes" if rest[0] == "confirm_payments" else float(rest[1])
+        elif head == "shoe":
+            try:
+                shoe += parse_cards(" ".join(rest))
+            except TableError as error:
+                raise ScenarioError(f"{where}: {error}") from None
+        elif head == "at":
+            if len(rest) < 3:
+                raise ScenarioError(f"{where}: at takes SECONDS ACTOR COMMAND [ARGS]")
+            try:
+                at = float(rest[0])
+            except ValueError:
+                raise ScenarioError(f"{where}: {rest[0]!r} is not a time in seconds") from None
+            steps.append(Step(number, at, _event(rest[1], rest[2], rest[3:], where)))
+        elif head == "expect":
+            if not rest:
+                raise ScenarioError(f"{where}: expect takes WHAT ...")
+            steps.append(Step(number, None, expect=tuple(rest)))
+        else:
+            raise ScenarioError(f"{where}: unknown statement {head!r}")
+    if table is None:
+        raise ScenarioError(f"{source}: no 'table' line")
+    return Scenario(
+        *table, balances=balances, shoe=tuple(shoe), steps=tuple(steps), options=options
+    )
+
+
+@dataclass
+class Run:
+    """A scenario being played: the table, the shoe, the clock and everything that came out."""
+
+    state: TableState
+    shoe: list[Card]
+    now: float = T0
+    actions: list[Action] = field(default_factory=list)
+    log: list[tuple[Event, float]] = field(default_factory=list)
+    last: list[Action] = field(default_factory=list)  # what the last command produced
+
+    def apply(self, event: Event, now: float) -> list[Action]:
+        """Handle one event, then draw from the stacked shoe while cards are due."""
+        self.now = now
+        out = self._one(event)
+        while self.state.phase is Phase.DEALING and self.shoe:
+            out += self._one(CardDrawn(actor="shoe", card=self.shoe.pop(0)))
+        self.last = out
+        return out
+
+    def _one(self, event: Event) -> list[Action]:
+        self.log.append((event, self.now))
+        self.state, out = handle(self.state, event, self.now)
+        self.actions += out
+        return out
+
+    def settled(self, hand: str, seat: str) -> dict[str, object]:
+        """The last settlement of ``seat``'s stake on ``hand``."""
+        found = [a.data for a in self.actions if a.kind == "settled"
+                 and a.data.get("hand") == hand and a.data.get("seat") == seat]  # fmt: skip
+        if not found:
+            raise KeyError((hand, seat))
+        return found[-1]
+
+
+def _check(run: Run, step: Step, source: str) -> None:
+    where = f"{source}:{step.line}"
+    what, args = step.expect[0], list(step.expect[1:])
+
+    def fail(wanted: str, found: object) -> ScenarioFailed:
+        return ScenarioFailed(f"{where}: expected {wanted}; found {found}")
+
+    recent = run.last
+    match what:
+        case "phase":
+            if run.state.phase.value != args[0]:
+                raise fail(f"phase {args[0]}", run.state.phase.value)
+        case "next":
+            wanted = " ".join(args)
+            if wanted not in run.state.next_due:
+                raise fail(f"next {wanted!r}", repr(run.state.next_due))
+        case "refused" | "alert" | "halted":
+            text = " ".join(args)
+            key = {"refused": "reason", "alert": "message", "halted": "reason"}[what]
+            texts = [str(a.data.get(key, "")) for a in recent if a.kind == what]
+            if not any(text in t for t in texts):
+                raise fail(f"a {what} saying {text!r}", texts or f"no {what}")
+        case "line":
+            hand, seat, spot, result, amount = args
+            try:
+                lines = run.settled(hand, seat)["lines"]
+            except KeyError:
+                raise fail(f"a settlement for {seat} on {hand}", "none") from None
+            assert isinstance(lines, list)
+            line = next((ln for ln in lines if ln["spot"] == spot), None)
+            if line is None:
+                raise fail(f"a {spot} line for {seat} on {hand}", [ln["spot"] for ln in lines])
+            got = (line["result"], line["paid"] if result == "win" else line["returned"])
+            if got != (result, amount):
+                found = f"{line['result']} paid {line['paid']} returned {line['returned']}"
+                raise fail(f"{spot} {result} {amount}", found)
+        case "net":
+            hand, seat, amount = args
+            try:
+                net = run.settled(hand, seat)["net"]
+            except KeyError:
+                raise fail(f"a settlement for {seat} on {hand}", "none") from None
+            if net != amount:
+                raise fail(f"net {amount} for {seat} on {hand}", net)
+        case "balance":
+            seat, amount = args
+            balance = run.state.balance(seat)
+            if balance != Fraction(amount):
+                raise fail(f"balance {amount} for {seat}", balance)
+        case "hand":
+            position, *name = args
+            rnd = run.state.round
+            cards = rnd.cards_of(position) if rnd else ()
+            wanted = " ".join(name)
+            held = " ".join(c.code for c in cards)
+            if held != wanted:
+                raise fail(f"{position} holding {wanted}", held or "no cards")
+        case "outcome":
+            ended = [a.data for a in recent if a.kind == "round_ended"]
+            wanted = " ".join(args)
+            if not ended or ended[-1]["outcome"] != wanted:
+                found = ended[-1]["outcome"] if ended else "not ended"
+                raise fail(f"the round to end {wanted}", found)
+        case _:
+            raise ScenarioError(f"{where}: unknown expectation {what!r}")
+
+
+def run_scenario(scenario: Scenario, game: Game, source: str = "scenario") -> Run:
+    """Play ``scenario`` through the real state machine; raise at the first failed expectation."""
+    config = TableConfig(
+        scenario.table_id, game, scenario.seating, scenario.hands,
+        betting_seconds=float(scenario.options.get("betting_seconds", 0)) or None,
+        decision_seconds=float(scenario.options.get("decision_seconds", 0)) or None,
+        confirm_payments=bool(scenario.options.get("confirm_payments", False)),
+        balances=scenario.balances or None,
+    )  # fmt: skip
+    run = Run(new_table(config), list(scenario.shoe))
+    for step in scenario.steps:
+        if step.event is not None:
+            assert step.at is not None
+            at = T0 + step.at
+            if at < run.now:
+                raise ScenarioError(f"{source}:{step.line}: time {step.at} is before the last step")
+            run.apply(step.event, at)
+        else:
+            _check(run, step, source)
+    return run
