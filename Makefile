@@ -46,6 +46,7 @@ test-full: lint typecheck
 bench: venv
 	$(BIN)/python benchmarks/evaluator.py
 	$(BIN)/python benchmarks/shoe_latency.py
+	$(BIN)/python benchmarks/table.py
 
 # The game-mathematics report: exact returns and long simulations, written to docs/math.md.
 math: venv

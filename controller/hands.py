@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -156,6 +157,7 @@ def _ranks_of(mask: int) -> list[Rank]:
     return [Rank(r) for r in range(12, -1, -1) if mask >> r & 1]
 
 
+@lru_cache(maxsize=65536)
 def describe(value: int, ranking: Ranking = Ranking.STANDARD) -> str:
     """A dealer's name for a strength: ``full house, kings over fives``.
 
@@ -337,6 +339,10 @@ class Qualifier:
     @classmethod
     def parse(cls, text: str) -> Qualifier:
         """Parse ``pair or better``, ``pair of fours or better``, ``two pair or better`` …"""
+        return _parse_qualifier(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Qualifier:
         words = text.strip().lower().removesuffix("or better").strip()
         words = words.removesuffix(",").strip()
         rank: Rank | None = None
@@ -374,6 +380,11 @@ class Qualifier:
         if self.rank is None:
             return f"{self.category.title} or better"
         return f"{self.category.title} of {self.rank.plural} or better"
+
+
+@lru_cache(maxsize=256)
+def _parse_qualifier(text: str) -> Qualifier:
+    return Qualifier._parse(text)
 
 
 # --------------------------------------------------------------------------------------

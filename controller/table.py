@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from controller.cards import Card
 from controller.errors import TableError
@@ -51,7 +52,7 @@ from controller.events import (
     VoidRound,
 )
 from controller.games import Seating
-from controller.games.base import Game
+from controller.games.base import Game, Walk
 from controller.games.rules import (
     DealBoard,
     DealHoleCards,
@@ -351,9 +352,18 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
     return rnd, targets
 
 
+@lru_cache(maxsize=4096)
+def _walk(game: Game, bets: tuple[tuple[Spot, Fraction], ...], decisions: tuple[str, ...]) -> Walk:
+    """A stake's walk through the decision points (stakes are immutable: memoized)."""
+    totals: dict[Spot, Fraction] = {}
+    for spot, amount in bets:
+        totals[spot] = totals.get(spot, Fraction(0)) + amount
+    return game.walk(totals, decisions)
+
+
 def _placed(game: Game, stake: Stake) -> Fraction:
     """Everything on the layout for ``stake`` now: its bets, automatic bets and decisions' bets."""
-    return sum(game.walk(stake.totals(), stake.decisions).bets.values(), Fraction(0))
+    return sum(_walk(game, stake.bets, stake.decisions).bets.values(), Fraction(0))
 
 
 def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
@@ -365,7 +375,7 @@ def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
 
 
 def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
-    walk = game.walk(stake.totals(), stake.decisions)
+    walk = _walk(game, stake.bets, stake.decisions)
     return walk.pending is not None and walk.pending.name == point.name
 
 
@@ -863,7 +873,7 @@ def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, 
 
 
 def _pending_points(state: TableState, stake: Stake) -> bool:
-    walk = state.config.game.walk(stake.totals(), stake.decisions)
+    walk = _walk(state.config.game, stake.bets, stake.decisions)
     return walk.pending is not None and not stake.ruling
 
 
