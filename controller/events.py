@@ -41,6 +41,7 @@ __all__ = [
     "RestoreSequence",
     "Resume",
     "RevealDone",
+    "SeatDisconnected",
     "StartRound",
     "Tick",
     "UndoBet",
@@ -255,6 +256,14 @@ class Double(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SeatDisconnected(Event):
+    """A remote seat lost its connection (sent by the system that sees it go)."""
+
+    kind: ClassVar[str] = "seat_disconnected"
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Tick(Event):
     """Time passes (timers fire on it); it carries nothing but the time it is handled at."""
 
@@ -266,7 +275,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         OpenTable, CloseTable, StartRound, PlaceBet, UndoBet, ClearBets, NoMoreBets, CardDrawn,
         Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, RestoreSequence, Redeal,
-        DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double, Tick,
+        DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double,
+        SeatDisconnected, Tick,
     )
 }  # fmt: skip
 

@@ -46,6 +46,7 @@ from controller.events import (
     RestoreSequence,
     Resume,
     RevealDone,
+    SeatDisconnected,
     StartRound,
     Tick,
     UndoBet,
@@ -1006,6 +1007,22 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
     return replace(state, round=replace(after, stakes=stakes)), actions
 
 
+def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableState, list[Action]]:
+    """Before no more bets a disconnected seat does not play: its bets come back.
+
+    After no more bets its bets stand and play on: the decision timers decide for it.
+    """
+    rnd = state.round
+    if state.phase is not Phase.BETTING or rnd is None:
+        return state, [Action("seat_disconnected", {"seat": event.seat, "bets": "stand"})]
+    mine = [s for s in rnd.stakes if s.seat == event.seat]
+    refund = sum((s.debited for s in mine), Fraction(0))
+    rnd = replace(rnd, stakes=tuple(s for s in rnd.stakes if s.seat != event.seat))
+    state = _debit(replace(state, round=rnd), event.seat, -refund)
+    data = {"seat": event.seat, "bets": "returned", "amount": format_amount(refund)}
+    return state, [Action("seat_disconnected", data)]
+
+
 # =========================================================================== who may do what
 
 #: roles allowed to send each command; "seat" may act for its own seat only
@@ -1032,6 +1049,7 @@ ROLES: dict[type[Event], frozenset[str]] = {
     Double: frozenset({"seat", "dealer"}),
     Decide: frozenset({"seat", "dealer"}),
     CardDrawn: frozenset({"shoe"}),
+    SeatDisconnected: frozenset({"system"}),
     Tick: frozenset({"timer"}),
 }
 
@@ -1173,6 +1191,8 @@ def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, 
             return _rebet(state, event, now)
         case Double():
             return _double(state, event, now)
+        case SeatDisconnected():
+            return _disconnected(state, event)
         case Tick():
             return state, []
     raise IllegalCommand(f"unknown command {event.kind!r}")

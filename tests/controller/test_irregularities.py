@@ -203,3 +203,19 @@ def test_double_beyond_the_limit_is_refused_whole() -> None:
     c.bet("player", "seat:1", "ante", 600)
     out = c.send(Double(actor="seat:1", hand="player", seat="seat:1"))
     assert out[-1].kind == "refused" and "above the maximum 1000" in out[-1].data["reason"]
+
+
+def test_a_seat_that_disconnects_before_no_more_bets_does_not_play() -> None:
+    from controller.events import SeatDisconnected
+
+    c = studio()
+    c.send(StartRound(actor="dealer"))
+    c.bet("player", "seat:1", "ante", 10)
+    c.bet("player", "seat:2", "ante", 10)
+    c.send(SeatDisconnected(actor="system", seat="seat:2"))
+    assert c.state.balance("seat:2") == 1000
+    assert [s.seat for s in c.state.round.stakes] == ["seat:1"]  # type: ignore[union-attr]
+    c.send(NoMoreBets(actor="dealer"))
+    c.send(SeatDisconnected(actor="system", seat="seat:1"))  # after no more bets: bets stand
+    assert c.kinds("seat_disconnected")[-1] == {"seat": "seat:1", "bets": "stand"}
+    assert [s.seat for s in c.state.round.stakes] == ["seat:1"]  # type: ignore[union-attr]
