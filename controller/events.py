@@ -20,6 +20,7 @@ from controller.games.rules import Spot
 __all__ = [
     "EVENT_TYPES",
     "Action",
+    "AllowPassenger",
     "CardDrawn",
     "ChangeDeck",
     "ClearBets",
@@ -93,6 +94,16 @@ class PlaceBet(Event):
     seat: str
     spot: Spot
     amount: Fraction
+    dark: bool = False  # seed 001: the box's owner plays it dark (unseen until the showdown)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AllowPassenger(Event):
+    """Seed 001: the owner of an open box lets ``passenger`` bet on it (entered by the dealer)."""
+
+    kind: ClassVar[str] = "allow_passenger"
+    hand: str
+    passenger: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -273,7 +284,8 @@ class Tick(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        OpenTable, CloseTable, StartRound, PlaceBet, UndoBet, ClearBets, NoMoreBets, CardDrawn,
+        OpenTable, CloseTable, StartRound, PlaceBet, AllowPassenger, UndoBet, ClearBets,
+        NoMoreBets, CardDrawn,
         Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, RestoreSequence, Redeal,
         DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double,
         SeatDisconnected, Tick,
@@ -349,6 +361,10 @@ def event_from_json(doc: dict[str, Any]) -> Event:
                 values[f.name] = None if raw is None else int(raw)
             elif f.name == "index":
                 values[f.name] = int(raw)
+            elif f.name == "dark":
+                if not isinstance(raw, bool):
+                    raise ValueError(f"expected true or false, got {raw!r}")
+                values[f.name] = raw
             else:
                 if not isinstance(raw, str):
                     raise ValueError(f"expected text, got {raw!r}")

@@ -26,6 +26,7 @@ from controller.cards import Card
 from controller.errors import TableError
 from controller.events import (
     Action,
+    AllowPassenger,
     CardDrawn,
     ChangeDeck,
     ClearBets,
@@ -184,6 +185,8 @@ class Round:
     halt_reason: str = ""
     stray: tuple[Card, ...] = ()  # cards that arrived when none was due
     exposed_early: bool = False  # the dealer opened his cards before all decisions
+    dark: frozenset[str] = frozenset()  # boxes their owners play dark (seed 001)
+    permissions: tuple[tuple[str, str], ...] = ()  # (box, passenger) the owner allowed
     corrections: tuple[tuple[str, int, str, str, str, str], ...] = ()  # pos, i, was, now, who, why
     redeals: int = 0
     removed: tuple[Card, ...] = ()  # cards taken out of play (redeals, restored sequences)
@@ -282,11 +285,7 @@ def _verify_bet(state: TableState, event: PlaceBet) -> None:
     if event.amount <= 0:
         raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
     if cfg.seating is Seating.BOXES:
-        owner = next((s.seat for s in rnd.stakes if s.hand == event.hand and s.bets), None)
-        if owner is not None and owner != event.seat:
-            raise IllegalCommand(
-                f"can't bet for {event.seat} on {event.hand}: the box belongs to {owner}"
-            )
+        _verify_box_bet(state, rnd, event)
     stake = rnd.stake(event.hand, event.seat) or Stake(event.hand, event.seat)
     totals = stake.totals()
     totals[event.spot] = totals.get(event.spot, Fraction(0)) + event.amount
@@ -314,6 +313,112 @@ def _verify_bet(state: TableState, event: PlaceBet) -> None:
             )
 
 
+def _box_rules(state: TableState) -> tuple[int, int] | None:
+    """Seed 001's box rules, where the game has them: (bets per box, open boxes per gambler)."""
+    game = state.config.game
+    per_box, open_boxes = game.option("bets_per_box"), game.option("open_boxes_per_gambler")
+    if isinstance(per_box, int) and isinstance(open_boxes, int):
+        return per_box, open_boxes
+    return None
+
+
+def _box_number(hand: str) -> int:
+    digits = "".join(ch for ch in hand if ch.isdigit())
+    return int(digits) if digits else -1
+
+
+def _owner_of(rnd: Round, hand: str) -> str | None:
+    return next((s.seat for s in rnd.stakes if s.hand == hand and s.bets), None)
+
+
+def _verify_box_bet(state: TableState, rnd: Round, event: PlaceBet) -> None:
+    """One owner a box; where the game allows (seed 001), passengers and dark boxes."""
+    owner = _owner_of(rnd, event.hand)
+    rules = _box_rules(state)
+    if owner is None or owner == event.seat:
+        if owner is None and event.dark and rules is None:
+            raise IllegalCommand(f"can't play {event.hand} dark: this game has no dark boxes")
+        if owner is None and rules is not None and not event.dark:
+            _, most_open = rules
+            mine = sorted(
+                _box_number(h) for h in {s.hand for s in rnd.stakes if s.seat == event.seat}
+                if h not in rnd.dark and _owner_of(rnd, h) == event.seat
+            )  # fmt: skip
+            if len(mine) >= most_open:
+                raise IllegalCommand(
+                    f"can't give {event.seat} {event.hand}: a gambler plays at most "
+                    f"{most_open} open boxes"
+                )
+            if mine and all(abs(_box_number(event.hand) - n) != 1 for n in mine):
+                raise IllegalCommand(
+                    f"can't give {event.seat} {event.hand}: a gambler's open boxes must be "
+                    f"neighbours (has box {mine[0]})"
+                )
+        return
+    if rules is None:
+        raise IllegalCommand(
+            f"can't bet for {event.seat} on {event.hand}: the box belongs to {owner}"
+        )
+    per_box, _ = rules
+    seats = {s.seat for s in rnd.stakes if s.hand == event.hand}
+    if event.seat not in seats and len(seats) >= per_box:
+        raise IllegalCommand(
+            f"can't bet for {event.seat} on {event.hand}: a box takes {per_box} bets"
+        )
+    if event.hand not in rnd.dark:
+        if (event.hand, event.seat) not in rnd.permissions:
+            raise IllegalCommand(
+                f"can't bet for {event.seat} on {event.hand}: an open box needs its owner "
+                f"{owner}'s permission"
+            )
+        if event.spot is Spot.ANTE:
+            owners = next(s for s in rnd.stakes if s.hand == event.hand and s.seat == owner)
+            own = rnd.stake(event.hand, event.seat)
+            total = (own.totals().get(Spot.ANTE, Fraction(0)) if own else 0) + event.amount
+            if total > owners.totals().get(Spot.ANTE, Fraction(0)):
+                raise IllegalCommand(
+                    f"can't bet {total} for {event.seat} on {event.hand}: a passenger on an open "
+                    f"box bets the owner's amount ({owners.totals().get(Spot.ANTE)})"
+                )
+
+
+def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
+    """Before the deal: open-box passengers bet the owner's ante and follow him to his 2nd box."""
+    if state.config.seating is not Seating.BOXES or _box_rules(state) is None:
+        return
+    antes = {(s.hand, s.seat): s.totals().get(Spot.ANTE, Fraction(0)) for s in rnd.stakes}
+    owned: dict[str, list[str]] = {}
+    for hand in state.config.hands:
+        owner = _owner_of(rnd, hand)
+        if owner is None:
+            continue
+        if hand not in rnd.dark:
+            owned.setdefault(owner, []).append(hand)
+        for s in rnd.stakes:
+            open_rider = s.hand == hand and s.seat != owner and hand not in rnd.dark
+            if open_rider and antes[(hand, s.seat)] != antes[(hand, owner)]:
+                raise IllegalCommand(
+                    f"can't close betting: {s.seat} on {hand} bets {antes[(hand, s.seat)]}, "
+                    f"the owner {owner} {antes[(hand, owner)]}: open-box bets must be equal"
+                )
+    for owner, hands in owned.items():
+        if len(hands) == 2:
+            a, b = hands
+            if antes[(a, owner)] != antes[(b, owner)]:
+                raise IllegalCommand(
+                    f"can't close betting: {owner}'s antes on {a} and {b} differ "
+                    f"({antes[(a, owner)]} and {antes[(b, owner)]}): they must be equal"
+                )
+            riders = {s.seat for s in rnd.stakes if s.hand == a and s.seat != owner}
+            riders_b = {s.seat for s in rnd.stakes if s.hand == b and s.seat != owner}
+            if riders != riders_b:
+                missing = sorted(riders ^ riders_b)
+                raise IllegalCommand(
+                    f"can't close betting: {', '.join(missing)} must ride both of {owner}'s "
+                    f"boxes ({a} and {b})"
+                )
+
+
 def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]]:
     rnd = _need(state, "take a decision", Phase.DECIDING)
     due = rnd.due
@@ -328,6 +433,14 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
                 f"can't decide for {event.hand} as {event.seat}: the box owner {owner} decides"
             )
         targets = stakes
+        for hand in state.config.hands:  # a gambler decides his first box, then his second
+            if hand == event.hand:
+                break
+            first = [s for s in rnd.stakes if s.hand == hand and s.seat == owner]
+            if first and any(_owes(state.config.game, s, due.point) for s in first):
+                raise IllegalCommand(
+                    f"can't decide {event.hand} before {hand}: {owner} decides his first box first"
+                )
     else:
         targets = [s for s in stakes if s.seat == event.seat]
         if not targets:
@@ -554,7 +667,10 @@ def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, li
     paid_in = (stake.debited if stake else Fraction(0)) + event.amount
     new = Stake(event.hand, event.seat, bets, debited=paid_in)
     stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
-    state = replace(state, round=replace(rnd, stakes=stakes))
+    dark = (
+        rnd.dark | {event.hand} if event.dark and _owner_of(rnd, event.hand) is None else rnd.dark
+    )
+    state = replace(state, round=replace(rnd, stakes=stakes, dark=dark))
     state = _debit(state, event.seat, event.amount)
     return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": event.spot.value,
                                   "amount": format_amount(event.amount)})]  # fmt: skip
@@ -589,6 +705,7 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "close betting", Phase.BETTING)
+    _verify_boxes_ready(state, rnd)
     in_play = tuple(
         h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
     )
@@ -1007,6 +1124,22 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
     return replace(state, round=replace(after, stakes=stakes)), actions
 
 
+def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "allow a passenger", Phase.BETTING)
+    if _box_rules(state) is None or state.config.seating is not Seating.BOXES:
+        raise IllegalCommand("can't allow a passenger: this game has no passengers")
+    owner = _owner_of(rnd, event.hand)
+    if owner is None:
+        raise IllegalCommand(f"can't allow a passenger on {event.hand}: the box has no owner yet")
+    if event.hand in rnd.dark:
+        raise IllegalCommand(
+            f"can't allow a passenger on {event.hand}: a dark box needs no permission"
+        )
+    rnd = replace(rnd, permissions=(*rnd.permissions, (event.hand, event.passenger)))
+    data = {"hand": event.hand, "owner": owner, "passenger": event.passenger}
+    return replace(state, round=rnd), [Action("passenger_allowed", data)]
+
+
 def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableState, list[Action]]:
     """Before no more bets a disconnected seat does not play: its bets come back.
 
@@ -1043,6 +1176,7 @@ ROLES: dict[type[Event], frozenset[str]] = {
     Redeal: frozenset({"dealer", "pit"}),
     DealerExposedEarly: frozenset({"dealer", "pit", "camera"}),
     PlaceBet: frozenset({"seat", "dealer"}),
+    AllowPassenger: frozenset({"dealer"}),
     UndoBet: frozenset({"seat", "dealer"}),
     ClearBets: frozenset({"seat", "dealer"}),
     Rebet: frozenset({"seat", "dealer"}),
@@ -1153,6 +1287,8 @@ def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, 
             return _start(state, event, now)
         case PlaceBet():
             return _bet(state, event, now)
+        case AllowPassenger():
+            return _allow(state, event)
         case UndoBet(hand=hand, seat=seat):
             return _take_back(state, hand, seat, 1, "undo a bet")
         case ClearBets(hand=hand, seat=seat):

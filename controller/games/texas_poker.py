@@ -58,6 +58,8 @@ class TexasPoker(Game):
     options_defaults: ClassVar[dict[str, object]] = {
         "no_game_table_from": "flush",
         "bonus_stands_after_fold": True,
+        "bets_per_box": 3,  # the owner and up to two passengers
+        "open_boxes_per_gambler": 2,  # neighbouring, with equal antes
     }
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
