@@ -365,6 +365,23 @@ done:
     return result;
 }
 
+/* A tuple of n Python ints from an array of counts; NULL with an exception on failure. */
+static PyObject *counts_tuple(const uint64_t *counts, int n)
+{
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(counts[i]);
+        if (v == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, v);
+    }
+    return result;
+}
+
 /* ---- count_categories(deck, k, ranking, first): exhaustive enumeration ---- */
 
 typedef struct {
@@ -425,17 +442,7 @@ static PyObject *py_count_categories(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     enumerate_from(&e, card_bit(e.deck[first]), first + 1, k - 1);
     Py_END_ALLOW_THREADS
-    result = PyTuple_New(N_KINDS);
-    if (result == NULL)
-        goto done;
-    for (int i = 0; i < N_KINDS; i++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(e.counts[i]);
-        if (v == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyTuple_SET_ITEM(result, i, v);
-    }
+    result = counts_tuple(e.counts, N_KINDS);
 done:
     PyBuffer_Release(&deck);
     return result;
@@ -607,17 +614,7 @@ static PyObject *py_tally(PyObject *self, PyObject *args)
         tally_sample(&t, samples, &state);
     }
     Py_END_ALLOW_THREADS
-    result = PyTuple_New(60);
-    if (result == NULL)
-        goto done;
-    for (int i = 0; i < 60; i++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(t.cells[i]);
-        if (v == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyTuple_SET_ITEM(result, i, v);
-    }
+    result = counts_tuple(t.cells, 60);
 done:
     PyBuffer_Release(&player);
     PyBuffer_Release(&dealer);

@@ -26,8 +26,11 @@ from controller.games.rules import (
     RoundCards,
     SettlementLine,
     Spot,
+    beats,
     lose,
+    losses,
     push,
+    ties,
     win,
 )
 from controller.hands import HandValue, evaluate
@@ -91,13 +94,11 @@ class CasinoHoldem(Game):
                     win(Spot.ANTE, ante, ante_line.odds, ante_line.name, f"{why}; {player.name}"),
                     push(Spot.CALL, call, f"{why}: call returned"),
                 ], False
-            reason = f"{player.name} beats the dealer's {dealer.name}"
+            reason = beats(player, dealer)
             return [
                 win(Spot.ANTE, ante, ante_line.odds, ante_line.name, reason),
                 win(Spot.CALL, call, Fraction(1), None, reason),
             ], True
         if player.strength == dealer.strength:
-            reason = f"tie: both hands are {player.name}"
-            return [push(Spot.ANTE, ante, reason), push(Spot.CALL, call, reason)], True
-        reason = f"the dealer's {dealer.name} beats {player.name}"
-        return [lose(Spot.ANTE, ante, reason), lose(Spot.CALL, call, reason)], True
+            return ties(((Spot.ANTE, ante), (Spot.CALL, call)), player), True
+        return losses(((Spot.ANTE, ante), (Spot.CALL, call)), player, dealer), True

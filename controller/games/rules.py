@@ -347,6 +347,25 @@ def push(spot: Spot, stake: Fraction, reason: str) -> SettlementLine:
     return SettlementLine(spot, stake, Result.PUSH, None, Fraction(0), None, reason)
 
 
+def beats(player: HandValue, dealer: HandValue) -> str:
+    """The reason of a win: ``flush, ace beats the dealer's pair of fours``."""
+    return f"{player.name} beats the dealer's {dealer.name}"
+
+
+def ties(stakes: Iterable[tuple[Spot, Fraction]], player: HandValue) -> list[SettlementLine]:
+    """Every spot returned on equal hands."""
+    reason = f"tie: both hands are {player.name}"
+    return [push(spot, stake, reason) for spot, stake in stakes]
+
+
+def losses(
+    stakes: Iterable[tuple[Spot, Fraction]], player: HandValue, dealer: HandValue
+) -> list[SettlementLine]:
+    """Every spot lost to a better dealer hand."""
+    reason = f"the dealer's {dealer.name} beats {player.name}"
+    return [lose(spot, stake, reason) for spot, stake in stakes]
+
+
 def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
     """Drop lines of spots that carried no stake (an un-placed bet has nothing to settle).
 

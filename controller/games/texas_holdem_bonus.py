@@ -26,8 +26,11 @@ from controller.games.rules import (
     RoundCards,
     SettlementLine,
     Spot,
+    beats,
     lose,
+    losses,
     push,
+    ties,
     win,
 )
 from controller.hands import HandValue, Qualifier
@@ -126,7 +129,7 @@ class TexasHoldemBonus(Game):
         lines: list[SettlementLine] = []
         ante_from = Qualifier.parse(str(self.option("ante_pays_from")))
         if player.strength > dealer.strength:
-            reason = f"{player.name} beats the dealer's {dealer.name}"
+            reason = beats(player, dealer)
             if ante_from.holds(player):
                 lines.append(win(Spot.ANTE, ante, Fraction(1), player.category.value, reason))
             else:
@@ -135,9 +138,8 @@ class TexasHoldemBonus(Game):
                 )
             lines += [win(s, bets.get(s, Fraction(0)), Fraction(1), None, reason) for s in raises]
         elif player.strength == dealer.strength:
-            reason = f"tie: both hands are {player.name}"
-            lines += [push(s, bets.get(s, Fraction(0)), reason) for s in (Spot.ANTE, *raises)]
+            lines += ties(((s, bets.get(s, Fraction(0))) for s in (Spot.ANTE, *raises)), player)
         else:
-            reason = f"the dealer's {dealer.name} beats {player.name}"
-            lines += [lose(s, bets.get(s, Fraction(0)), reason) for s in (Spot.ANTE, *raises)]
+            stakes = ((s, bets.get(s, Fraction(0))) for s in (Spot.ANTE, *raises))
+            lines += losses(stakes, player, dealer)
         return lines, None

@@ -27,8 +27,11 @@ from controller.games.rules import (
     RoundCards,
     SettlementLine,
     Spot,
+    beats,
     lose,
+    losses,
     push,
+    ties,
     win,
 )
 from controller.hands import HandValue, Qualifier, evaluate
@@ -102,7 +105,7 @@ class TexasPoker(Game):
                 first = win(Spot.ANTE, ante, Fraction(1), None, f"{why}; {player.name}: ante 1:1")
             return [first, push(Spot.BET, bet, f"{why}: the bet is not paid")], False
         if player.strength > dealer.strength:
-            reason = f"{player.name} beats the dealer's {dealer.name}"
+            reason = beats(player, dealer)
             ante_line = table.lookup(player)
             if ante_line is None:
                 raise AssertionError(f"no ante line for a winning {player.name}")
@@ -111,7 +114,5 @@ class TexasPoker(Game):
                 win(Spot.BET, bet, Fraction(1), None, reason),
             ], True
         if player.strength == dealer.strength:
-            reason = f"tie: both hands are {player.name}"
-            return [push(Spot.ANTE, ante, reason), push(Spot.BET, bet, reason)], True
-        reason = f"the dealer's {dealer.name} beats {player.name}"
-        return [lose(Spot.ANTE, ante, reason), lose(Spot.BET, bet, reason)], True
+            return ties(((Spot.ANTE, ante), (Spot.BET, bet)), player), True
+        return losses(((Spot.ANTE, ante), (Spot.BET, bet)), player, dealer), True

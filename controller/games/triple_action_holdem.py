@@ -29,8 +29,11 @@ from controller.games.rules import (
     RoundCards,
     SettlementLine,
     Spot,
+    beats,
     lose,
+    losses,
     push,
+    ties,
     win,
 )
 from controller.hands import HandValue
@@ -87,15 +90,13 @@ class TripleActionHoldem(Game):
             lines.append(win(Spot.ANTE, ante, Fraction(1), None, why))
             lines.append(push(Spot.BET, bet, f"{why}: bet returned"))
         elif player.strength > dealer.strength:
-            reason = f"{player.name} beats the dealer's {dealer.name}"
+            reason = beats(player, dealer)
             lines += [win(Spot.ANTE, ante, Fraction(1), None, reason)]
             lines += [win(Spot.BET, bet, Fraction(1), None, reason)]
         elif player.strength == dealer.strength:
-            reason = f"tie: both hands are {player.name}"
-            lines += [push(Spot.ANTE, ante, reason), push(Spot.BET, bet, reason)]
+            lines += ties(((Spot.ANTE, ante), (Spot.BET, bet)), player)
         else:
-            reason = f"the dealer's {dealer.name} beats {player.name}"
-            lines += [lose(Spot.ANTE, ante, reason), lose(Spot.BET, bet, reason)]
+            lines += losses(((Spot.ANTE, ante), (Spot.BET, bet)), player, dealer)
         ante_bonus = self.hand_paytable("ante_bonus").lookup(player)
         if ante_bonus is not None:
             # paid on the ante, win or lose; it has no stake of its own

@@ -27,8 +27,10 @@ from controller.games.rules import (
     RoundCards,
     SettlementLine,
     Spot,
+    beats,
     lose,
     push,
+    ties,
     win,
 )
 from controller.hands import HandValue
@@ -108,7 +110,7 @@ class UltimateTexasHoldem(Game):
         lines: list[SettlementLine] = []
         no_q = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
         if player.strength > dealer.strength:
-            reason = f"{player.name} beats the dealer's {dealer.name}"
+            reason = beats(player, dealer)
             if qualifies:
                 lines.append(win(Spot.ANTE, ante, Fraction(1), None, reason))
             else:
@@ -123,9 +125,8 @@ class UltimateTexasHoldem(Game):
             else:
                 lines.append(lose(Spot.ANTE_PLUS, plus, f"{reason}; no Ante Plus line"))
         elif player.strength == dealer.strength:
-            reason = f"tie: both hands are {player.name}"
             main = (Spot.ANTE, Spot.CALL, Spot.ANTE_PLUS)
-            lines += [push(s, bets.get(s, Fraction(0)), reason) for s in main]
+            lines += ties(((s, bets.get(s, Fraction(0))) for s in main), player)
         else:
             reason = f"the dealer's {dealer.name} beats {player.name}"
             if qualifies:
