@@ -201,6 +201,10 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({_CODES[int(self)]!r})"
 
+    def __bool__(self) -> bool:
+        """Every card is a card: 2C is number 0 but never false (``if card:`` must not skip it)."""
+        return True
+
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 

@@ -17,6 +17,8 @@ from controller.cards import Card
 from controller.errors import TableError
 from controller.hands import HandValue
 
+_ZERO = Fraction(0)
+
 __all__ = [
     "DealBoard",
     "DealHoleCards",
@@ -261,8 +263,8 @@ class SettlementLine:
     def returned(self) -> Fraction:
         """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
         if self.result is Result.LOSE:
-            return Fraction(0)
-        return self.stake + self.paid
+            return _ZERO
+        return self.stake + self.paid if self.paid else self.stake
 
     def to_json(self) -> dict[str, object]:
         """The JSON form used in reports, scenarios and messages."""
@@ -288,16 +290,12 @@ class Settlement:
     dealer_qualifies: bool | None
     folded: bool
     notes: tuple[str, ...] = field(default=())
+    staked: Fraction = field(init=False, compare=False)  # total money put at risk
+    returned: Fraction = field(init=False, compare=False)  # total given back, stakes included
 
-    @property
-    def staked(self) -> Fraction:
-        """Total money put at risk."""
-        return sum((line.stake for line in self.lines), Fraction(0))
-
-    @property
-    def returned(self) -> Fraction:
-        """Total money given back to the player (stakes included)."""
-        return sum((line.returned for line in self.lines), Fraction(0))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "staked", sum((ln.stake for ln in self.lines), _ZERO))
+        object.__setattr__(self, "returned", sum((ln.returned for ln in self.lines), _ZERO))
 
     @property
     def net(self) -> Fraction:

@@ -126,3 +126,7 @@ def test_rank_parse_and_plurals() -> None:
     assert Rank.parse("ace") is Rank.ACE
     with pytest.raises(UnknownName, match="bad rank 'x'"):
         Rank.parse("x")
+
+
+def test_every_card_is_true_even_the_one_numbered_zero() -> None:
+    assert all(STANDARD_52.cards) and bool(Card.parse("2C")) and int(Card.parse("2C")) == 0
