@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.hands",
     "controller.commands.math",
     "controller.commands.demo",
+    "controller.commands.cards",
 )
 
 

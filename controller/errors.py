@@ -21,3 +21,23 @@ class InvalidHand(TableError, ValueError):
 
 class UnknownName(TableError, ValueError):
     """A name (game, ranking, deck, qualifier) that is not one of the known choices."""
+
+
+class ConfigError(TableError, ValueError):
+    """A configuration file that is missing, unreadable or does not fit its schema."""
+
+
+class CameraError(TableError):
+    """A camera-side failure: an unreadable image, a bad card profile, a failed calibration."""
+
+
+class ImageError(CameraError, ValueError):
+    """An image file that is missing, unreadable or not an image."""
+
+
+class ProfileError(CameraError, ValueError):
+    """A card-recognition profile that is missing, of another format or version, or corrupt."""
+
+
+class CalibrationError(CameraError, ValueError):
+    """Calibration input that cannot make a profile (labels, missing cards, unreadable photos)."""

@@ -1,0 +1,181 @@
+"""Index-corner reading: split a rectified corner into rank and suit glyphs and describe them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["RANK_SIZE", "SUIT_SIZE", "IndexGlyphs", "glyph_vector", "split_index"]
+
+Image = NDArray[np.uint8]
+Vector = NDArray[np.float32]
+
+#: template sizes (width, height) of the rank and suit glyph descriptors
+RANK_SIZE = (18, 24)
+SUIT_SIZE = (18, 18)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexGlyphs:
+    """The two glyphs of one index corner as unit vectors, and the ink's redness."""
+
+    rank: Vector
+    suit: Vector
+    redness: float  # about 0 for black ink, 0.3 … 0.8 for red ink
+    rank_box: tuple[int, int, int, int]  # x, y, w, h in the patch
+    suit_box: tuple[int, int, int, int]
+
+
+def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
+    """Fit an ink-intensity crop into ``size`` keeping its aspect; zero mean, unit length."""
+    tw, th = size
+    h, w = ink.shape
+    s = min(tw / w, th / h)
+    nw, nh = max(1, min(tw, round(w * s))), max(1, min(th, round(h * s)))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(ink, (nw, nh), interpolation=interp)
+    canvas = np.zeros((th, tw), np.float32)
+    x0, y0 = (tw - nw) // 2, (th - nh) // 2
+    canvas[y0 : y0 + nh, x0 : x0 + nw] = small
+    vec = canvas.ravel()
+    vec = vec - vec.mean()
+    norm = float(np.linalg.norm(vec))
+    out: Vector = (vec / norm if norm > 1e-6 else vec).astype(np.float32)
+    return out
+
+
+def _groups(stats: NDArray[np.int32], keep: list[int]) -> list[list[int]]:
+    """Components grouped by overlapping rows, top to bottom."""
+    order = sorted(keep, key=lambda i: stats[i, 1])
+    groups: list[list[int]] = []
+    bottom = -1
+    for i in order:
+        top, h = int(stats[i, 1]), int(stats[i, 3])
+        if groups and top < bottom - 1:
+            groups[-1].append(i)
+            bottom = max(bottom, top + h)
+        else:
+            groups.append([i])
+            bottom = top + h
+    return groups
+
+
+def _box(stats: NDArray[np.int32], group: list[int]) -> tuple[int, int, int, int]:
+    x0 = min(int(stats[i, 0]) for i in group)
+    y0 = min(int(stats[i, 1]) for i in group)
+    x1 = max(int(stats[i, 0] + stats[i, 2]) for i in group)
+    y1 = max(int(stats[i, 1] + stats[i, 3]) for i in group)
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def split_index(
+    patch: Image, card_height: float, origin: tuple[int, int] = (0, 0)
+) -> IndexGlyphs | None:
+    """Read one rectified index-corner patch (BGR); None when it holds no rank-over-suit index.
+
+    ``card_height`` is the height of the whole canonical card in patch pixels, to judge glyph
+    sizes; ``origin`` is where the card's corner lies in the patch: the ink mask is cut along
+    the card's edges there, and components touching the patch border (the table beyond the
+    edges, pips, a court card's frame) are ignored.
+    """
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    dark, light, _, _ = cv2.minMaxLoc(gray)
+    if light - dark < 40:
+        return None
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(ink)
+    ox, oy = origin
+    if ox > 0 or oy > 0:
+        # cut along the card's edges so that ink near them is not joined to the table outside
+        e = max(2, round(0.012 * card_height))
+        ink[:, max(0, ox - 2) : ox + e] = 0
+        ink[max(0, oy - 2) : oy + e, :] = 0
+        r = round(0.03 * card_height)
+        ink[oy : oy + e + r, ox : ox + e + r] = 0
+    paper = cv2.mean(gray, paper_mask)[0]
+    if paper - dark < 40:
+        return None
+    n, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats = np.asarray(raw_stats, dtype=np.int32)
+    ph, pw = ink.shape
+    min_area = max(4, int(0.0004 * card_height * card_height))
+    sliver = max(2, round(0.02 * card_height))
+    edge_x, edge_y = ox + round(0.012 * card_height) + 1, oy + round(0.012 * card_height) + 1
+    keep = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < min_area or x == 0 or y == 0 or x + w >= pw or y + h >= ph:
+            continue  # too small, or the table, a pip or a frame reaching into the patch
+        if ox > 0 and x <= edge_x and (w <= sliver or y <= edge_y):
+            continue  # a sliver of table along the left edge, or in the rounded corner
+        if oy > 0 and y <= edge_y and h <= sliver:
+            continue  # a sliver of table along the top edge
+        keep.append(i)
+    if not keep:
+        return None
+    groups = _groups(stats, keep)
+    lo, hi = 0.035 * card_height, 0.15 * card_height
+    groups = [g for g in groups if _box(stats, g)[3] >= 0.3 * lo]
+    if len(groups) == 1:
+        x, y, w, h = _box(stats, groups[0])
+        if not 1.6 * lo <= h <= 2.6 * hi:
+            return None
+        member = np.isin(labels[y : y + h, x : x + w], groups[0])
+        rows = member.sum(axis=1)
+        a, b = int(0.3 * h), max(int(0.7 * h), int(0.3 * h) + 1)
+        cut = a + int(np.argmin(rows[a:b]))
+        if rows[cut] > 1:
+            return None
+        rank_box = (x, y, w, cut)
+        suit_rows = np.flatnonzero(rows[cut + 1 :]) + cut + 1
+        if suit_rows.size == 0:
+            return None
+        suit_box = (x, y + int(suit_rows[0]), w, int(suit_rows[-1] - suit_rows[0] + 1))
+        rank_box = _tighten(member, rank_box, x, y)
+        suit_box = _tighten(member, suit_box, x, y)
+    elif len(groups) >= 2:
+        rank_box, suit_box = _box(stats, groups[0]), _box(stats, groups[1])
+    else:
+        return None
+    for _, _, w, h in (rank_box, suit_box):
+        if not lo <= h <= hi or w < 1 or w > 1.6 * hi:
+            return None
+    level = max(paper - dark, 1.0)
+    inkf = np.clip((paper - gray.astype(np.float32)) / level, 0.0, 1.0)
+    rx, ry, rw, rh = rank_box
+    sx, sy, sw, sh = suit_box
+    rank = glyph_vector(inkf[ry : ry + rh, rx : rx + rw], RANK_SIZE)
+    suit = glyph_vector(inkf[sy : sy + sh, sx : sx + sw], SUIT_SIZE)
+    # redness of the ink against the card's own paper (a white reference under any light)
+    ref = np.array(cv2.mean(patch, paper_mask)[:3], np.float32) + 1.0
+    glyph_ink = np.concatenate(
+        [
+            patch[ry : ry + rh, rx : rx + rw][ink[ry : ry + rh, rx : rx + rw] > 0],
+            patch[sy : sy + sh, sx : sx + sw][ink[sy : sy + sh, sx : sx + sw] > 0],
+        ]
+    ).astype(np.float32)
+    if glyph_ink.size == 0:
+        return None
+    rel = glyph_ink / ref
+    redness = float(np.mean(rel[:, 2] - np.maximum(rel[:, 0], rel[:, 1])))
+    return IndexGlyphs(rank, suit, redness, rank_box, suit_box)
+
+
+def _tighten(
+    member: NDArray[np.bool_], box: tuple[int, int, int, int], ox: int, oy: int
+) -> tuple[int, int, int, int]:
+    x, y, w, h = box
+    sub = member[y - oy : y - oy + h, x - ox : x - ox + w]
+    cols = np.flatnonzero(sub.any(axis=0))
+    rows = np.flatnonzero(sub.any(axis=1))
+    if cols.size == 0 or rows.size == 0:
+        return box
+    return (
+        x + int(cols[0]),
+        y + int(rows[0]),
+        int(cols[-1] - cols[0] + 1),
+        int(rows[-1] - rows[0] + 1),
+    )
