@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/.kernel-built
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv demo test test-full bench lint typecheck format clean
+.PHONY: venv demo test test-full bench camera-profile lint typecheck format clean
 
 venv: $(KERNEL)
 
@@ -45,6 +45,11 @@ test-full: lint typecheck
 
 bench: venv
 	$(BIN)/python benchmarks/evaluator.py
+	$(BIN)/python benchmarks/recognizer.py
+
+# Regenerate the built-in card profile from rendered cards (commit the result).
+camera-profile: venv
+	$(BIN)/python -m simulators.camera.builtin
 
 clean:
 	rm -rf $(VENV) build *.egg-info controller/_handeval*.so .pytest_cache .mypy_cache .ruff_cache

@@ -42,6 +42,13 @@ def register(subparsers: Any) -> None:
     cal.add_argument("--labels", type=Path, required=True, metavar="CSV")
     cal.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="a .npz file")
     cal.add_argument("--name", help="the deck's name in the profile (default: the folder's)")
+    cal.add_argument(
+        "--augment",
+        type=int,
+        default=24,
+        metavar="N",
+        help="degraded copies of each index corner to train on (default: 24)",
+    )
     cal.set_defaults(run=run_calibrate)
 
     rec = sub.add_parser(
@@ -97,7 +104,7 @@ def _profile(path: Path | None) -> Profile:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Calibrate and write the profile."""
-    profile = calibrate_files(args.images, args.labels, name=args.name)
+    profile = calibrate_files(args.images, args.labels, name=args.name, augment=args.augment)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     profile.save(args.out)
     print(
@@ -180,11 +187,11 @@ def run_render(args: argparse.Namespace) -> int:
             writer.writerows(rows)
         print(f"wrote {len(rows)} card photographs and labels.csv to {args.out}")
         return 0
-    frames = list(deal_frames(load_zones(), args.seed, face=style))
-    step = max(1, len(frames) // max(1, args.count))
-    chosen = frames[::-1][::step][: args.count]
-    for i, frame in enumerate(chosen):
+    total = 21  # seven boxes of two, the dealer's two, a board of five
+    step = max(1, total // max(1, args.count))
+    counts = list(range(total, -1, -step))[: args.count]
+    for i, frame in enumerate(deal_frames(load_zones(), args.seed, face=style, counts=counts)):
         _write(args.out / f"table-{i + 1}.png", frame.image)
-        truth = " ".join(f"{c.card or '??'}@{c.zone}" for c in frame.cards)
+        truth = " ".join(f"{'??' if c.card is None else c.card}@{c.zone}" for c in frame.cards)
         print(f"table-{i + 1}.png: {truth}")
     return 0

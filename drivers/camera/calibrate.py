@@ -56,7 +56,12 @@ def _largest_quad(sample: Sample) -> NDArray[np.float64]:
         raise CalibrationError(
             f"{sample.name}: expected one card on a contrasting background, found no card shape"
         )
-    return max(quads, key=lambda q: float(abs(np.cross(q[2] - q[0], q[3] - q[1]))))
+
+    def area(q: NDArray[np.float64]) -> float:
+        a, b = q[2] - q[0], q[3] - q[1]
+        return abs(float(a[0] * b[1] - a[1] * b[0]))
+
+    return max(quads, key=area)
 
 
 def _aspect(quad: NDArray[np.float64]) -> float:
@@ -224,7 +229,9 @@ def read_labels(path: Path) -> list[tuple[str, Card]]:
     return out
 
 
-def calibrate_files(images: Path, labels: Path, *, name: str | None = None) -> Profile:
+def calibrate_files(
+    images: Path, labels: Path, *, name: str | None = None, augment: int = 24
+) -> Profile:
     """Calibrate from a directory of photographs and their ``file,cards`` labels CSV."""
     rows = read_labels(labels)
     samples = [Sample(read_image(images / file), card, file) for file, card in rows]
@@ -232,4 +239,5 @@ def calibrate_files(images: Path, labels: Path, *, name: str | None = None) -> P
         samples,
         name=name or images.resolve().name,
         source=f"calibrated from {len(samples)} photographs",
+        augment=augment,
     )

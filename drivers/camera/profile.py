@@ -109,8 +109,6 @@ def load_profile(path: Path | str) -> Profile:
         with np.load(source, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in data.files if k != "meta"}
-            rank = GlyphClassifier.from_arrays(arrays, "rank")
-            suit = GlyphClassifier.from_arrays(arrays, "suit")
     except FileNotFoundError:
         raise ProfileError(f"profile {source}: expected a .npz profile, found nothing") from None
     except IsADirectoryError:
@@ -136,6 +134,8 @@ def load_profile(path: Path | str) -> Profile:
             f"expected {list(RANK_SIZE)}/{list(SUIT_SIZE)}"
         )
     try:
+        rank = GlyphClassifier.from_arrays(arrays, "rank")
+        suit = GlyphClassifier.from_arrays(arrays, "suit")
         box = tuple(float(v) for v in meta["index_box"])
         if len(box) != 4:
             raise ValueError(f"index_box {box}")

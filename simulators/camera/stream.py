@@ -24,10 +24,12 @@ def deal_frames(
     face: FaceStyle | None = None,
     cards: Sequence[Card] | None = None,
     dealer_down: int = 1,
+    counts: Sequence[int] | None = None,
 ) -> Iterator[RenderedFrame]:
     """Frames of a round being dealt: one more card on the table per frame, then it rests.
 
-    Lighting noise differs per frame (a new seed each), as a real sensor's does.
+    ``counts`` picks frames by how many cards they show (default: 0, 1, … all). Lighting
+    noise differs per frame (a new seed each), as a real sensor's does.
     """
     options = options or SceneOptions()
     rng = random.Random(seed)
@@ -37,7 +39,7 @@ def deal_frames(
         layout, order[: 2 * zones + 5], rng, face=face, dealer_down=dealer_down
     )
     options = replace(options, draw_zones=options.draw_zones or layout)
-    for i in range(len(placements) + 1):
+    for i in range(len(placements) + 1) if counts is None else counts:
         yield render_scene(placements[:i], options, seed=seed * 7919 + i)
 
 

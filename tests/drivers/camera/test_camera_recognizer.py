@@ -56,7 +56,7 @@ def test_every_felt_colour(felt: str, recognizer: Recognizer) -> None:
         for i, c in enumerate(cards)
     ]
     result = recognizer.recognize(render_scene(placements, options, seed=5).image)
-    assert sorted(d.card for d in result.cards if d.card) == sorted(cards)
+    assert sorted(d.card for d in result.cards if d.card is not None) == sorted(cards)
 
 
 def test_cards_too_small_are_unknown_never_read() -> None:
