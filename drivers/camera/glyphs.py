@@ -37,23 +37,26 @@ def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
     nw, nh = max(1, min(tw, round(w * s))), max(1, min(th, round(h * s)))
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     small = cv2.resize(ink, (nw, nh), interpolation=interp)
-    canvas = np.zeros((th, tw), np.float32)
     x0, y0 = (tw - nw) // 2, (th - nh) // 2
-    canvas[y0 : y0 + nh, x0 : x0 + nw] = small
-    vec = canvas.ravel()
-    vec = vec - vec.mean()
-    norm = float(np.linalg.norm(vec))
-    out: Vector = (vec / norm if norm > 1e-6 else vec).astype(np.float32)
+    canvas = cv2.copyMakeBorder(
+        small, y0, th - nh - y0, x0, tw - nw - x0, cv2.BORDER_CONSTANT, value=0.0
+    )
+    mean, std = cv2.meanStdDev(canvas)
+    scale = float(std[0, 0]) * (tw * th) ** 0.5
+    out: Vector = ((canvas - float(mean[0, 0])) / max(scale, 1e-6)).reshape(-1)
     return out
 
 
-def _groups(stats: NDArray[np.int32], keep: list[int]) -> list[list[int]]:
+Stats = list[list[int]]  # per component: x, y, width, height, area
+
+
+def _groups(stats: Stats, keep: list[int]) -> list[list[int]]:
     """Components grouped by overlapping rows, top to bottom."""
-    order = sorted(keep, key=lambda i: stats[i, 1])
+    order = sorted(keep, key=lambda i: stats[i][1])
     groups: list[list[int]] = []
     bottom = -1
     for i in order:
-        top, h = int(stats[i, 1]), int(stats[i, 3])
+        top, h = stats[i][1], stats[i][3]
         if groups and top < bottom - 1:
             groups[-1].append(i)
             bottom = max(bottom, top + h)
@@ -63,11 +66,12 @@ def _groups(stats: NDArray[np.int32], keep: list[int]) -> list[list[int]]:
     return groups
 
 
-def _box(stats: NDArray[np.int32], group: list[int]) -> tuple[int, int, int, int]:
-    x0 = min(int(stats[i, 0]) for i in group)
-    y0 = min(int(stats[i, 1]) for i in group)
-    x1 = max(int(stats[i, 0] + stats[i, 2]) for i in group)
-    y1 = max(int(stats[i, 1] + stats[i, 3]) for i in group)
+def _box(stats: Stats, group: list[int]) -> tuple[int, int, int, int]:
+    rows = [stats[i] for i in group]
+    x0 = min(r[0] for r in rows)
+    y0 = min(r[1] for r in rows)
+    x1 = max(r[0] + r[2] for r in rows)
+    y1 = max(r[1] + r[3] for r in rows)
     return x0, y0, x1 - x0, y1 - y0
 
 
@@ -77,9 +81,9 @@ def split_index(
     """Read one rectified index-corner patch (BGR); None when it holds no rank-over-suit index.
 
     ``card_height`` is the height of the whole canonical card in patch pixels, to judge glyph
-    sizes; ``origin`` is where the card's corner lies in the patch: the ink mask is cut along
-    the card's edges there, and components touching the patch border (the table beyond the
-    edges, pips, a court card's frame) are ignored.
+    sizes; ``origin`` is where the card's corner lies in the patch: the ink mask is blanked
+    beyond the card's edges, slivers of table left inside them are dropped, and components
+    touching the patch border (pips, a court card's frame) are ignored.
     """
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     dark, light, _, _ = cv2.minMaxLoc(gray)
@@ -89,38 +93,39 @@ def split_index(
     paper_mask = cv2.bitwise_not(ink)
     ox, oy = origin
     if ox > 0 or oy > 0:
-        # cut along the card's edges so that ink near them is not joined to the table outside
+        # blank out the table beyond the card's edges (and a strip inside them), so that ink
+        # near an edge is not joined to the table
         e = max(2, round(0.012 * card_height))
-        ink[:, max(0, ox - 2) : ox + e] = 0
-        ink[max(0, oy - 2) : oy + e, :] = 0
+        ink[:, : ox + e] = 0
+        ink[: oy + e, :] = 0
         r = round(0.03 * card_height)
         ink[oy : oy + e + r, ox : ox + e + r] = 0
+    if cv2.countNonZero(ink) < 0.004 * card_height * card_height:
+        return None  # blank paper: the corner without an index
     paper = cv2.mean(gray, paper_mask)[0]
     if paper - dark < 40:
         return None
-    n, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     stats = np.asarray(raw_stats, dtype=np.int32)
     ph, pw = ink.shape
     min_area = max(4, int(0.0004 * card_height * card_height))
     sliver = max(2, round(0.02 * card_height))
     edge_x, edge_y = ox + round(0.012 * card_height) + 1, oy + round(0.012 * card_height) + 1
-    keep = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if area < min_area or x == 0 or y == 0 or x + w >= pw or y + h >= ph:
-            continue  # too small, or the table, a pip or a frame reaching into the patch
-        if ox > 0 and x <= edge_x and (w <= sliver or y <= edge_y):
-            continue  # a sliver of table along the left edge, or in the rounded corner
-        if oy > 0 and y <= edge_y and h <= sliver:
-            continue  # a sliver of table along the top edge
-        keep.append(i)
+    xs, ys, ws, hs, areas = (stats[1:, i] for i in range(5))
+    drop = (areas < min_area) | (xs == 0) | (ys == 0) | (xs + ws >= pw) | (ys + hs >= ph)
+    if ox > 0:  # a sliver of table along the left edge, or in the rounded corner
+        drop |= (xs <= edge_x) & ((ws <= sliver) | (ys <= edge_y))
+    if oy > 0:  # a sliver of table along the top edge
+        drop |= (ys <= edge_y) & (hs <= sliver)
+    keep = (np.flatnonzero(~drop) + 1).tolist()
     if not keep:
         return None
-    groups = _groups(stats, keep)
+    table: Stats = stats.tolist()
+    groups = _groups(table, keep)
     lo, hi = 0.035 * card_height, 0.15 * card_height
-    groups = [g for g in groups if _box(stats, g)[3] >= 0.3 * lo]
+    groups = [g for g in groups if _box(table, g)[3] >= 0.3 * lo]
     if len(groups) == 1:
-        x, y, w, h = _box(stats, groups[0])
+        x, y, w, h = _box(table, groups[0])
         if not 1.6 * lo <= h <= 2.6 * hi:
             return None
         member = np.isin(labels[y : y + h, x : x + w], groups[0])
@@ -137,31 +142,29 @@ def split_index(
         rank_box = _tighten(member, rank_box, x, y)
         suit_box = _tighten(member, suit_box, x, y)
     elif len(groups) >= 2:
-        rank_box, suit_box = _box(stats, groups[0]), _box(stats, groups[1])
+        rank_box, suit_box = _box(table, groups[0]), _box(table, groups[1])
     else:
         return None
     for _, _, w, h in (rank_box, suit_box):
         if not lo <= h <= hi or w < 1 or w > 1.6 * hi:
             return None
     level = max(paper - dark, 1.0)
-    inkf = np.clip((paper - gray.astype(np.float32)) / level, 0.0, 1.0)
-    rx, ry, rw, rh = rank_box
-    sx, sy, sw, sh = suit_box
-    rank = glyph_vector(inkf[ry : ry + rh, rx : rx + rw], RANK_SIZE)
-    suit = glyph_vector(inkf[sy : sy + sh, sx : sx + sw], SUIT_SIZE)
-    # redness of the ink against the card's own paper (a white reference under any light)
-    ref = np.array(cv2.mean(patch, paper_mask)[:3], np.float32) + 1.0
-    glyph_ink = np.concatenate(
-        [
-            patch[ry : ry + rh, rx : rx + rw][ink[ry : ry + rh, rx : rx + rw] > 0],
-            patch[sy : sy + sh, sx : sx + sw][ink[sy : sy + sh, sx : sx + sw] > 0],
-        ]
-    ).astype(np.float32)
-    if glyph_ink.size == 0:
+    vectors = []
+    colour = np.zeros(3)
+    weight = 0
+    for (x, y, w, h), size in ((rank_box, RANK_SIZE), (suit_box, SUIT_SIZE)):
+        roi = gray[y : y + h, x : x + w].astype(np.float32)
+        vectors.append(glyph_vector(np.clip((paper - roi) / level, 0.0, 1.0), size))
+        roi_ink = ink[y : y + h, x : x + w]
+        count = cv2.countNonZero(roi_ink)
+        colour += np.array(cv2.mean(patch[y : y + h, x : x + w], roi_ink)[:3]) * count
+        weight += count
+    if weight == 0:
         return None
-    rel = glyph_ink / ref
-    redness = float(np.mean(rel[:, 2] - np.maximum(rel[:, 0], rel[:, 1])))
-    return IndexGlyphs(rank, suit, redness, rank_box, suit_box)
+    # redness of the ink against the card's own paper (a white reference under any light)
+    rel = colour / weight / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
+    redness = float(rel[2] - max(rel[0], rel[1]))
+    return IndexGlyphs(vectors[0], vectors[1], redness, rank_box, suit_box)
 
 
 def _tighten(

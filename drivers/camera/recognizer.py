@@ -20,6 +20,7 @@ from drivers.camera.profile import Profile, builtin_profile
 __all__ = [
     "CANONICAL_WIDTH",
     "DETECTION_SIZE",
+    "FULL_EVIDENCE_SIDE",
     "MIN_CARD_SIDE",
     "FrameRecognition",
     "IndexRead",
@@ -44,6 +45,10 @@ CANONICAL_WIDTH = 120
 #: a card whose shortest side is shorter than this (pixels) is never read: its index is too
 #: small to tell clubs from spades, so it is reported as unknown
 MIN_CARD_SIDE = 40.0
+
+#: a card whose shortest side is shorter than this (pixels) must show proportionally larger
+#: margins: its glyphs have fewer pixels, so the same margin is weaker evidence
+FULL_EVIDENCE_SIDE = 90.0
 
 #: a corner whose glyphs correlate less than this with every class holds no index at all
 NOT_AN_INDEX = 0.3
@@ -141,12 +146,14 @@ class IndexRead:
         """The weaker of the rank and suit margins, clipped to 0 … 1."""
         return max(0.0, min(1.0, self.rank.margin, self.suit.margin))
 
-    def accepted(self, profile: Profile) -> bool:
-        """Whether the read clears the profile's margin and similarity and the colour agrees."""
+    def accepted(self, profile: Profile, strictness: float = 1.0) -> bool:
+        """Whether the read clears the profile's margin (times ``strictness``) and similarity
+        and the colour agrees."""
+        need = profile.min_margin * strictness
         return (
             self.colour_ok
-            and self.rank.margin >= profile.min_margin
-            and self.suit.margin >= profile.min_margin
+            and self.rank.margin >= need
+            and self.suit.margin >= need
             and self.rank.similarity >= profile.min_similarity
             and self.suit.similarity >= profile.min_similarity
         )
@@ -191,10 +198,13 @@ def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
     return quad[np.argsort(ang)]
 
 
+_NEXT = np.array([1, 2, 3, 0])
+
+
 def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
     """Corners from straight lines fitted to each side's contour points (not the rounding)."""
     a = quad
-    d = np.roll(quad, -1, axis=0) - quad  # side i runs from corner i to corner i + 1
+    d = quad[_NEXT] - quad  # side i runs from corner i to corner i + 1
     length = np.hypot(d[:, 0], d[:, 1])
     if length.min() < 1:
         return quad
@@ -382,7 +392,9 @@ class Recognizer:
                 read = self.read_index(pair)
                 if min(read.rank.similarity, read.suit.similarity) >= NOT_AN_INDEX:
                     reads.append(read)
-        accepted = [r for r in reads if r.accepted(p)]
+        # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
+        strictness = max(1.0, FULL_EVIDENCE_SIDE / float(sides.min()))
+        accepted = [r for r in reads if r.accepted(p, strictness)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
             return Status.CARD, accepted[0].card, min(r.confidence for r in accepted)
         if not reads and _whiteness(frame, quad) < 0.25:
