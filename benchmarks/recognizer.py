@@ -81,6 +81,7 @@ def main() -> int:
         "confident_wrong": report.wrong,
         "backs_found": f"{report.backs_found}/{report.backs}",
         "accuracy_run_seconds": round(accuracy_seconds, 1),
+        "by_condition": report.conditions(),
     }
     if args.json:
         print(json.dumps(result))
@@ -90,6 +91,7 @@ def main() -> int:
     print(f"{'recognizer (whole frame)':<34} {fps:8.1f} fps  {1000 / fps:8.2f} ms")
     print(f"{'baseline cvtColor + Otsu threshold':<34} {base:8.1f} fps  {1000 / base:8.3f} ms")
     print(f"rendered cards under every augmentation: {report.summary()} ({accuracy_seconds:.1f} s)")
+    print(f"by condition: {report.conditions()}")
     return 0
 
 

@@ -37,7 +37,7 @@ __all__ = [
 Image = NDArray[np.uint8]
 
 #: the index region searched on a canonical card (fractions of width and height)
-DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.22, 0.31)
+DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)
 
 
 @dataclass(frozen=True, slots=True)

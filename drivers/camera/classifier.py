@@ -70,11 +70,24 @@ class GlyphClassifier:
         """Discriminant score of every class (higher is better)."""
         return np.asarray(self.weights @ vec + self.bias, dtype=np.float32)
 
-    def decide(self, scores: NDArray[np.float32], vecs: list[Vector]) -> Verdict:
-        """The verdict from summed scores over ``len(vecs)`` views of the same glyph."""
+    def decide(
+        self,
+        scores: NDArray[np.float32],
+        vecs: list[Vector],
+        allowed: frozenset[int] | None = None,
+    ) -> Verdict:
+        """The verdict from summed scores over ``len(vecs)`` views of the same glyph.
+
+        ``allowed`` restricts the contest to some labels (the suits of the ink's colour).
+        """
         n = max(1, len(vecs))
+        if allowed is not None:
+            keep = np.isin(self.labels, list(allowed))
+            if keep.sum() >= 1:
+                scores = np.where(keep, scores, -np.inf).astype(np.float32)
         order = np.argsort(scores)
-        a, b = int(order[-1]), int(order[-2]) if len(order) > 1 else int(order[-1])
+        a = int(order[-1])
+        b = int(order[-2]) if len(order) > 1 and np.isfinite(scores[order[-2]]) else a
         margin = 1.0 if a == b else float(scores[a] - scores[b]) / (n * float(self.half_gap[a, b]))
         similarity = min(float(self.means[a] @ v) for v in vecs) if vecs else 0.0
         return Verdict(int(self.labels[a]), int(self.labels[b]), margin, similarity)

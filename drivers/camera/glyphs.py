@@ -95,7 +95,7 @@ def split_index(
     if ox > 0 or oy > 0:
         # blank out the table beyond the card's edges (and a strip inside them), so that ink
         # near an edge is not joined to the table
-        e = max(2, round(0.012 * card_height))
+        e = max(2, round(0.012 * card_height))  # the same strip as ``cut`` below
         ink[:, : ox + e] = 0
         ink[: oy + e, :] = 0
         r = round(0.03 * card_height)
@@ -110,7 +110,8 @@ def split_index(
     ph, pw = ink.shape
     min_area = max(4, int(0.0004 * card_height * card_height))
     sliver = max(2, round(0.02 * card_height))
-    edge_x, edge_y = ox + round(0.012 * card_height) + 1, oy + round(0.012 * card_height) + 1
+    cut = max(2, round(0.012 * card_height))
+    edge_x, edge_y = ox + cut, oy + cut  # the first column and row after the blanked strips
     xs, ys, ws, hs, areas = (stats[1:, i] for i in range(5))
     drop = (areas < min_area) | (xs == 0) | (ys == 0) | (xs + ws >= pw) | (ys + hs >= ph)
     if ox > 0:  # a sliver of table along the left edge, or in the rounded corner

@@ -43,8 +43,8 @@ class Profile:
     rank: GlyphClassifier
     suit: GlyphClassifier
     aspect: float = 63.0 / 88.0  # card width / height
-    index_box: tuple[float, float, float, float] = (-0.03, -0.02, 0.22, 0.31)
-    min_margin: float = 0.4
+    index_box: tuple[float, float, float, float] = (-0.03, -0.02, 0.25, 0.31)
+    min_margin: float = 0.45
     min_similarity: float = 0.45
     red_threshold: float = 0.15
 

@@ -343,6 +343,10 @@ def _whiteness(frame: Image, quad: NDArray[np.float64]) -> float:
     return float(np.count_nonzero(paper)) / len(paper)
 
 
+_RED = frozenset({int(Suit.HEARTS), int(Suit.DIAMONDS)})
+_BLACK = frozenset({int(Suit.CLUBS), int(Suit.SPADES)})
+
+
 class Recognizer:
     """Reads cards from frames with one deck profile; assigns zones when given a layout.
 
@@ -362,16 +366,24 @@ class Recognizer:
         p = self.profile
         ranks = [g.rank for g in glyphs]
         suits = [g.suit for g in glyphs]
-        rank = p.rank.decide(np.sum([p.rank.scores(v) for v in ranks], axis=0), ranks)
-        suit = p.suit.decide(np.sum([p.suit.scores(v) for v in suits], axis=0), suits)
-        is_red = suit.label in (Suit.HEARTS, Suit.DIAMONDS)
         colours = []
         for g in glyphs:
             if g.redness >= p.red_threshold:
                 colours.append(True)
             elif g.redness <= 0.5 * p.red_threshold:
                 colours.append(False)
-        colour_ok = bool(colours) and all(c == is_red for c in colours)
+        rank = p.rank.decide(np.sum([p.rank.scores(v) for v in ranks], axis=0), ranks)
+        suit_scores = np.sum([p.suit.scores(v) for v in suits], axis=0)
+        shape = p.suit.decide(suit_scores, suits)
+        suit = shape
+        if colours and (all(colours) or not any(colours)):
+            # the ink's colour settles red or black; the glyph must tell the two suits apart
+            # and must itself look like that colour's suit
+            suit = p.suit.decide(suit_scores, suits, _RED if colours[0] else _BLACK)
+        is_red = suit.label in (Suit.HEARTS, Suit.DIAMONDS)
+        colour_ok = (
+            bool(colours) and all(c == is_red for c in colours) and shape.label == suit.label
+        )
         card = Card.of(Rank(rank.label), Suit(suit.label))
         return IndexRead(card, rank, suit, colour_ok, len(glyphs))
 

@@ -44,6 +44,19 @@ class AccuracyReport:
         """Share of face-up cards read correctly."""
         return self.correct / self.cards if self.cards else 0.0
 
+    def condition(self, name: str) -> tuple[int, int]:
+        """Correct and total face-up cards rendered under one condition (see :func:`measure`)."""
+        return self.by_condition[f"{name}:correct"], self.by_condition[f"{name}:cards"]
+
+    def conditions(self) -> str:
+        """Accuracy per condition, one line."""
+        names = sorted({k.split(":")[0] for k in self.by_condition})
+        parts = []
+        for name in names:
+            ok, n = self.condition(name)
+            parts.append(f"{name} {100 * ok / n:.1f}% of {n}" if n else f"{name} -")
+        return "; ".join(parts)
+
     def summary(self) -> str:
         """One line of figures."""
         return (
@@ -115,12 +128,21 @@ def measure(recognizer: Recognizer, frames: Sequence[RenderedFrame]) -> Accuracy
                 if det.card == truth.card or det.status is not Status.CARD
                 else Status.UNKNOWN
             )
+        o = frame.options
+        tags = [
+            "overhead" if o.tilt_deg < 1 else "tilt<25" if o.tilt_deg < 25 else "tilt25-45",
+            "sharp" if o.blur == 0 else "blurred",
+            "glare" if o.glare > 0 else "no-glare",
+        ]
         for truth in frame.cards:
             status = seen.get(id(truth))
             if truth.card is None:
                 report.backs += 1
                 report.backs_found += status is Status.FACE_DOWN
                 continue
+            for tag in tags:
+                report.by_condition[f"{tag}:cards"] += 1
+                report.by_condition[f"{tag}:correct"] += status is Status.CARD
             report.cards += 1
             if status is None:
                 report.missed += 1

@@ -116,8 +116,10 @@ def test_rendered_accuracy_ten_thousand_cards() -> None:
             total.backs_found += report.backs_found
             total.phantoms += report.phantoms
             total.wrong_examples += report.wrong_examples
+            total.by_condition.update(report.by_condition)
         seed += 1
     print(total.summary())
+    print(total.conditions())
     assert total.wrong == 0, total.wrong_examples[:20]
     assert total.accuracy >= 0.995, total.summary()
 
