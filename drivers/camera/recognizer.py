@@ -30,7 +30,9 @@ __all__ = [
     "Status",
     "canonical_size",
     "card_mask",
+    "corner_hypotheses",
     "find_quads",
+    "find_shapes",
     "index_patches",
     "patch_origin",
 ]
@@ -272,29 +274,117 @@ def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
     return np.array(out)
 
 
-def find_quads(mask: Image, *, min_area: float = 600.0) -> list[NDArray[np.float64]]:
-    """Card-shaped convex quadrilaterals in a card mask, corners clockwise on screen."""
+def find_shapes(
+    mask: Image, *, min_area: float = 600.0
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
+    """Card-shaped convex quadrilaterals (corners clockwise on screen) in a card mask, the
+    outlines of the other paper blobs (cards overlapping one another, a card and glare), and
+    for each quadrilateral its outline when paper fills it loosely (it may be two cards)."""
     h, w = mask.shape[:2]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     quads = []
+    blobs = []
+    loose: list[NDArray[np.int32] | None] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area or area > 0.95 * w * h:
             continue
         hull = cv2.convexHull(contour)
         found = _hull_quad(hull.reshape(-1, 2).astype(np.float64))
-        if found is None:
-            continue
-        quad = _order(found)
-        quad_area = cv2.contourArea(quad.astype(np.float32))
-        if quad_area <= 0 or area / quad_area < 0.8:
+        quad = _order(found) if found is not None else None
+        quad_area = cv2.contourArea(quad.astype(np.float32)) if quad is not None else 0.0
+        if quad is None or quad_area <= 0 or area / quad_area < 0.8:
+            blobs.append(np.asarray(contour, np.int32))
             continue
         sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
         a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
         if min(a, b) / max(a, b) < 0.35 or sides.min() < 10:
+            blobs.append(np.asarray(contour, np.int32))
             continue
         quads.append(_order(_refine(quad, contour.reshape(-1, 2).astype(np.float64))))
-    return quads
+        loose.append(np.asarray(contour, np.int32) if area / quad_area < 0.93 else None)
+    return quads, blobs, loose
+
+
+def find_quads(mask: Image, *, min_area: float = 600.0) -> list[NDArray[np.float64]]:
+    """Card-shaped convex quadrilaterals in a card mask, corners clockwise on screen."""
+    return find_shapes(mask, min_area=min_area)[0]
+
+
+def _fit_corner(
+    pts: NDArray[np.float64],
+    p: NDArray[np.float64],
+    e1: NDArray[np.float64],
+    e2: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]] | None:
+    """The corner and its two edge vectors re-fitted to the outline's own points."""
+    lines = []
+    for e in (e1, e2):
+        length = float(np.hypot(*e))
+        u = e / length
+        rel = pts - p
+        t = rel @ u / length
+        dist = np.abs(rel @ np.array([-u[1], u[0]]))
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.05 * length))]
+        if len(sel) < 4:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        direction = np.array([vx, vy], np.float64)
+        if direction @ u < 0:
+            direction = -direction
+        lines.append((np.array([x0, y0], np.float64), direction))
+    corner = _intersect(lines[0][0], lines[0][1], lines[1][0], lines[1][1])
+    if corner is None or float(np.hypot(*(corner - p))) > 0.2 * min(
+        float(np.hypot(*e1)), float(np.hypot(*e2))
+    ):
+        return None
+    return corner, lines[0][1] * float(np.hypot(*e1)), lines[1][1] * float(np.hypot(*e2))
+
+
+def corner_hypotheses(
+    contour: NDArray[np.int32], mask: Image, short: float, long: float
+) -> list[NDArray[np.float64]]:
+    """Whole-card quads guessed from the right-angled outer corners of a blob of paper.
+
+    Where cards overlap, each card still shows some of its corners on the blob's outline.
+    A corner with two straight edges, taken as a card's top-left, gives a card of the usual
+    size (``short`` x ``long``) lying along those edges; it is kept if paper covers it.
+    """
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 4:
+        return []
+    signed = 0.0
+    for i in range(n):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+        signed += x0 * y1 - x1 * y0
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    out = []
+    for i in range(n):
+        p = poly[i]
+        e1, e2 = poly[i - 1] - p, poly[(i + 1) % n] - p
+        l1, l2 = float(np.hypot(*e1)), float(np.hypot(*e2))
+        if min(l1, l2) < 0.25 * short:
+            continue
+        fitted = _fit_corner(pts, p, e1, e2)
+        if fitted is not None:
+            p, e1, e2 = fitted
+            l1, l2 = float(np.hypot(*e1)), float(np.hypot(*e2))
+        u1, u2 = e1 / l1, e2 / l2
+        cross = u1[0] * u2[1] - u1[1] * u2[0]
+        if cross * signed > 0:  # a concave (inner) vertex
+            continue
+        if abs(float(u1 @ u2)) > 0.45:  # not near a right angle
+            continue
+        u, v = (u1, u2) if u1[0] * u2[1] - u1[1] * u2[0] > 0 else (u2, u1)
+        quad = np.array([p, p + short * u, p + short * u + long * v, p + long * v])
+        box = np.zeros_like(mask)
+        cv2.fillConvexPoly(box, np.round(quad).astype(np.int32), 255)
+        inside = cv2.countNonZero(cv2.bitwise_and(box, mask))
+        if inside >= 0.8 * max(1, cv2.countNonZero(box)):
+            out.append(quad)
+    return out
 
 
 def canonical_size(aspect: float) -> tuple[int, int]:
@@ -391,10 +481,16 @@ class Recognizer:
         self, frame: Image, quad: NDArray[np.float64]
     ) -> tuple[Status, Card | None, float]:
         """Decide what one card-shaped quad is: a card (with confidence), unknown, or a back."""
+        return self._classify(frame, quad)[:3]
+
+    def _classify(
+        self, frame: Image, quad: NDArray[np.float64]
+    ) -> tuple[Status, Card | None, float, int]:
+        """:meth:`classify`, plus how many index corners agreed on the card."""
         p = self.profile
         sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
         if sides.min() < MIN_CARD_SIDE:
-            return Status.UNKNOWN, None, 0.0  # too few pixels for the index: never guess
+            return Status.UNKNOWN, None, 0.0, 0  # too few pixels for the index: never guess
         patches = index_patches(frame, quad, p.aspect, p.index_box)
         glyphs = [split_index(patch, self._card_h, self._origin) for patch in patches]
         reads = []
@@ -408,12 +504,13 @@ class Recognizer:
         strictness = max(1.0, FULL_EVIDENCE_SIDE / float(sides.min()))
         accepted = [r for r in reads if r.accepted(p, strictness)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
-            return Status.CARD, accepted[0].card, min(r.confidence for r in accepted)
+            corners = max(r.corners for r in accepted)
+            return Status.CARD, accepted[0].card, min(r.confidence for r in accepted), corners
         if not reads and _whiteness(frame, quad) < 0.25:
-            return Status.FACE_DOWN, None, 0.0
+            return Status.FACE_DOWN, None, 0.0, 0
         if reads and not accepted and _whiteness(frame, quad) < 0.12:
-            return Status.FACE_DOWN, None, 0.0  # a back's pattern can look like an index
-        return Status.UNKNOWN, None, 0.0
+            return Status.FACE_DOWN, None, 0.0, 0  # a back's pattern can look like an index
+        return Status.UNKNOWN, None, 0.0, 0
 
     def zone_of(self, corners: NDArray[np.float64], width: int, height: int) -> str | None:
         """The id of the zone holding the card's centre, if a layout is set."""
@@ -442,19 +539,84 @@ class Recognizer:
         scale = np.array([w / small.shape[1], h / small.shape[0]])
         min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
         out = []
-        for found in find_quads(card_mask(small), min_area=min_area):
+        mask = card_mask(small)
+        quads, outlines, loose = find_shapes(mask, min_area=min_area)
+        blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
+        for found, outline in zip(quads, loose, strict=True):
             # contour pixels lie inside the paper's edge: push the corners out by one pixel
             centre = found.mean(axis=0)
             radial = found - centre
             found = found + radial / np.hypot(radial[:, :1], radial[:, 1:])
             quad = found * scale
-            status, card, conf = self.classify(frame, quad)
+            status, card, conf, agreeing = self._classify(frame, quad)
+            if outline is not None and not (status is Status.CARD and agreeing == 2):
+                # not one clean card: perhaps two, read corner by corner
+                blobs.append((outline, {card} if card is not None else set()))
+                if status is not Status.CARD:
+                    continue
             corners = tuple((float(x), float(y)) for x, y in quad)
             out.append(
                 Recognition(status, card, conf, corners, self.zone_of(quad, w, h))  # type: ignore[arg-type]
             )
+        if blobs:
+            clean = [q for q, o in zip(quads, loose, strict=True) if o is None] or quads
+            out += self._read_blobs(frame, mask, clean, blobs, scale)
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
+
+    def _read_blobs(
+        self,
+        frame: Image,
+        mask: Image,
+        quads: list[NDArray[np.float64]],
+        blobs: list[tuple[NDArray[np.int32], set[Card]]],
+        scale: NDArray[np.float64],
+    ) -> list[Recognition]:
+        """Cards in blobs of overlapping paper, read from their visible index corners only.
+
+        Each blob comes with the cards already read on it. It also yields an ``unknown`` for
+        every card its area holds beyond those read, so that no card goes unreported.
+        """
+        h, w = frame.shape[:2]
+        p = self.profile
+        if quads:
+            sides = np.array([np.hypot(*(q - np.roll(q, 1, 0)).T) for q in quads])
+            pairs = np.sort(np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]]), 0)
+            short, long = float(np.median(pairs[0])) / 2, float(np.median(pairs[1])) / 2
+        else:
+            short, long = 0.0, 0.0
+        out: list[Recognition] = []
+        for contour, known in blobs:
+            found: dict[Card, tuple[float, NDArray[np.float64]]] = {}
+            if short > 0:
+                for hyp in corner_hypotheses(contour, mask, short, long):
+                    quad = hyp * scale
+                    side = min(short, long) * float(scale.min())
+                    patch = index_patches(frame, quad, p.aspect, p.index_box)[0]
+                    glyphs = split_index(patch, self._card_h, self._origin)
+                    if glyphs is None:
+                        continue
+                    read = self.read_index([glyphs])
+                    # one corner only: ask for a clearer lead than for a whole card
+                    strictness = 1.25 * max(1.0, FULL_EVIDENCE_SIDE / side)
+                    if read.accepted(p, strictness) and read.card not in known:
+                        best = found.get(read.card)
+                        if best is None or read.confidence > best[0]:
+                            found[read.card] = (read.confidence, quad)
+            area = cv2.contourArea(contour)
+            expected = 1 if short <= 0 else int(min(6, max(1, round(area / (short * long)))))
+            for card, (conf, quad) in sorted(found.items()):
+                corners = tuple((float(x), float(y)) for x, y in quad)
+                out.append(
+                    Recognition(Status.CARD, card, conf, corners, self.zone_of(quad, w, h))  # type: ignore[arg-type]
+                )
+            rect = cv2.boxPoints(cv2.minAreaRect(contour)) * scale
+            box = tuple((float(x), float(y)) for x, y in _order(rect.astype(np.float64)))
+            for _ in range(max(0, expected - len(found) - len(known))):
+                out.append(
+                    Recognition(Status.UNKNOWN, None, 0.0, box, self.zone_of(rect, w, h))  # type: ignore[arg-type]
+                )
+        return out
 
     def recognize_many(self, frames: Sequence[Image]) -> list[FrameRecognition]:
         """``recognize`` over several frames."""

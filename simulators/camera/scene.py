@@ -298,11 +298,16 @@ def deal_layout(
     face: FaceStyle | None = None,
     dealer_down: int = 0,
     jitter_deg: float = 6.0,
+    overlap: bool = False,
+    card_width: float = SceneOptions().card_width,
+    aspect: float = 16 / 9,
 ) -> list[CardPlacement]:
     """Place cards as dealt: two per box, two for the dealer, the rest on the board.
 
     The first ``dealer_down`` dealer cards lie face down. Cards sit side by side inside their
-    zone's bounding box (the zone polygons of the shipped layouts are rectangles).
+    zone's bounding box (the zone polygons of the shipped layouts are rectangles); with
+    ``overlap`` a box's second card lies over the first, leaving its top-left index corner
+    in view, as dealers often place them (``card_width`` and the frame ``aspect`` size it).
     """
     face = face or FaceStyle()
     out: list[CardPlacement] = []
@@ -315,17 +320,26 @@ def deal_layout(
         ys = [p[1] for p in zone.polygon]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         dx = (max(xs) - min(xs)) / 4
+        angle = rng.uniform(-jitter_deg, jitter_deg) if overlap else 0.0
         for i in range(2):
             card = next(it, None)
             if card is None:
                 return out
             down = zone.kind is ZoneKind.DEALER and i < dealer_down
+            x, y = cx + (i - 0.5) * 2 * dx, cy + rng.uniform(-0.01, 0.01)
+            if overlap and zone.kind is ZoneKind.BOX:
+                # the second card 45% of a width right and 25% of a height down of the first
+                a = math.radians(angle)
+                ox, oy = 0.45 * card_width, 0.25 * card_width * CARD_HEIGHT / CARD_WIDTH * aspect
+                dxn = (i - 0.5) * (ox * math.cos(a) - oy / aspect * math.sin(a))
+                dyn = (i - 0.5) * (ox * aspect * math.sin(a) + oy * math.cos(a))
+                x, y = cx + dxn, cy + dyn
             out.append(
                 CardPlacement(
                     None if down else card,
-                    cx + (i - 0.5) * 2 * dx,
-                    cy + rng.uniform(-0.01, 0.01),
-                    rng.uniform(-jitter_deg, jitter_deg),
+                    x,
+                    y,
+                    angle if overlap else rng.uniform(-jitter_deg, jitter_deg),
                     face,
                     zone=zone.id,
                 )
