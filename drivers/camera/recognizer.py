@@ -512,16 +512,19 @@ class Recognizer:
         if sides.min() < MIN_CARD_SIDE:
             return Status.UNKNOWN, None, 0.0, 0  # too few pixels for the index: never guess
         patches = index_patches(frame, quad, p.aspect, p.index_box)
-        glyphs = [split_index(patch, self._card_h, self._origin) for patch in patches]
+        # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
+        strictness = max(1.0, FULL_EVIDENCE_SIDE / float(sides.min()))
         reads = []
         for k in (0, 1):
-            pair = [g for g in (glyphs[k], glyphs[k + 2]) if g is not None]
+            found = (split_index(patches[k], self._card_h, self._origin),
+                     split_index(patches[k + 2], self._card_h, self._origin))  # fmt: skip
+            pair = [g for g in found if g is not None]
             if pair:
                 read = self.read_index(pair)
                 if min(read.rank.similarity, read.suit.similarity) >= NOT_AN_INDEX:
                     reads.append(read)
-        # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
-        strictness = max(1.0, FULL_EVIDENCE_SIDE / float(sides.min()))
+                    if k == 0 and read.corners == 2 and read.accepted(p, strictness):
+                        break  # two opposite corners agree: the other two hold no index
         accepted = [r for r in reads if r.accepted(p, strictness)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
             corners = max(r.corners for r in accepted)
