@@ -417,8 +417,10 @@ def index_patches(
     quad: NDArray[np.float64],
     aspect: float,
     index_box: tuple[float, float, float, float],
+    corners: Sequence[int] = (0, 1, 2, 3),
 ) -> list[Image]:
-    """The four candidate index-corner patches, one per corner taken as the card's top-left."""
+    """Candidate index-corner patches, one per corner (of ``corners``, by default all four)
+    taken as the card's top-left."""
     cw, ch = canonical_size(aspect)
     x0, y0, x1, y1 = index_box
     bx, by = round(x0 * cw), round(y0 * ch)
@@ -426,7 +428,7 @@ def index_patches(
     dst = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
     shift = np.array([[1, 0, -bx], [0, 1, -by], [0, 0, 1]], np.float64)
     out = []
-    for k in range(4):
+    for k in corners:
         src = np.roll(quad, -k, axis=0).astype(np.float32)
         m = shift @ cv2.getPerspectiveTransform(src, dst)
         patch = cv2.warpPerspective(
@@ -511,13 +513,13 @@ class Recognizer:
         sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
         if sides.min() < MIN_CARD_SIDE:
             return Status.UNKNOWN, None, 0.0, 0  # too few pixels for the index: never guess
-        patches = index_patches(frame, quad, p.aspect, p.index_box)
         # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
         strictness = max(1.0, FULL_EVIDENCE_SIDE / float(sides.min()))
         reads = []
         for k in (0, 1):
-            found = (split_index(patches[k], self._card_h, self._origin),
-                     split_index(patches[k + 2], self._card_h, self._origin))  # fmt: skip
+            patches = index_patches(frame, quad, p.aspect, p.index_box, (k, k + 2))
+            found = (split_index(patches[0], self._card_h, self._origin),
+                     split_index(patches[1], self._card_h, self._origin))  # fmt: skip
             pair = [g for g in found if g is not None]
             if pair:
                 read = self.read_index(pair)
