@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/.kernel-built
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv demo test test-full bench math lint typecheck format clean
+.PHONY: venv demo test test-full bench math camera-profile lint typecheck format clean
 
 venv: $(KERNEL)
 
@@ -47,10 +47,15 @@ bench: venv
 	$(BIN)/python benchmarks/evaluator.py
 	$(BIN)/python benchmarks/shoe_latency.py
 	$(BIN)/python benchmarks/table.py
+	$(BIN)/python benchmarks/recognizer.py
 
 # The game-mathematics report: exact returns and long simulations, written to docs/math.md.
 math: venv
 	$(BIN)/tablectl math report --hands 2000000 --seed 1 --out docs/math.md
+
+# Regenerate the built-in card profile from rendered cards (commit the result).
+camera-profile: venv
+	$(BIN)/python -m simulators.camera.builtin
 
 clean:
 	rm -rf $(VENV) build *.egg-info controller/_handeval*.so .pytest_cache .mypy_cache .ruff_cache

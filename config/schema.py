@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from controller.errors import TableError, UnknownName
+from controller.errors import ConfigError, TableError, UnknownName
 from controller.games import GameId, Seating
 from controller.games.base import Game, GameConfig, SpotLimit
 from controller.games.catalog import game_class
@@ -39,10 +39,6 @@ __all__ = [
 ]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
-
-
-class ConfigError(TableError):
-    """A configuration file that cannot be used: it names the file, the field and the reason."""
 
 
 class _Strict(BaseModel):

@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.demo",
     "controller.commands.shoe",
     "controller.commands.sim",
+    "controller.commands.cards",
 )
 
 

@@ -33,3 +33,23 @@ class DeviceError(TableError, OSError):
 
 class InvalidSpec(TableError, ValueError):
     """A textual specification (fault list, link, stacked deck) that cannot be parsed."""
+
+
+class ConfigError(TableError, ValueError):
+    """A configuration file that is missing, unreadable or does not fit its schema."""
+
+
+class CameraError(TableError):
+    """A camera-side failure: an unreadable image, a bad card profile, a failed calibration."""
+
+
+class ImageError(CameraError, ValueError):
+    """An image file that is missing, unreadable or not an image."""
+
+
+class ProfileError(CameraError, ValueError):
+    """A card-recognition profile that is missing, of another format or version, or corrupt."""
+
+
+class CalibrationError(CameraError, ValueError):
+    """Calibration input that cannot make a profile (labels, missing cards, unreadable photos)."""

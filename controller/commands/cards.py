@@ -1,0 +1,197 @@
+"""``tablectl cards``: calibrate a deck, recognise cards on images, draw the table zones."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from config.camera import DEFAULT_ZONES, load_zones
+from controller.errors import ImageError
+from drivers.camera.calibrate import calibrate_files
+from drivers.camera.imageio import read_image
+from drivers.camera.profile import Profile, builtin_profile, load_profile
+from drivers.camera.recognizer import Recognizer
+from drivers.camera.zones import draw_zones
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``cards`` command and its subcommands."""
+    parser = subparsers.add_parser(
+        "cards",
+        help="camera card recognition: calibrate a deck, recognise images, draw zones",
+        description="Card recognition for the overhead camera.",
+    )
+    sub = parser.add_subparsers(dest="cards_command", metavar="SUBCOMMAND", required=True)
+
+    cal = sub.add_parser(
+        "calibrate",
+        help="make a recognition profile from one photograph of each card",
+        description=(
+            "Make a profile for one deck design from one photograph of each card (flat, whole "
+            "card on a contrasting background, both index corners visible). The labels CSV "
+            "has a header 'file,cards' and one row per photograph, e.g. 'as.jpg,AS'."
+        ),
+    )
+    cal.add_argument("--images", type=Path, required=True, metavar="DIR")
+    cal.add_argument("--labels", type=Path, required=True, metavar="CSV")
+    cal.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="a .npz file")
+    cal.add_argument("--name", help="the deck's name in the profile (default: the folder's)")
+    cal.add_argument(
+        "--augment",
+        type=int,
+        default=24,
+        metavar="N",
+        help="degraded copies of each index corner to train on (default: 24)",
+    )
+    cal.set_defaults(run=run_calibrate)
+
+    rec = sub.add_parser(
+        "recognize",
+        help="recognise the cards on images",
+        description=(
+            "Print, for each image, the cards read (code, confidence, corners, zone), how many "
+            "face-up cards could not be read with confidence ('unknown') and how many card "
+            "backs lie on the table ('face_down')."
+        ),
+    )
+    rec.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    rec.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
+    rec.add_argument(
+        "--zones",
+        type=Path,
+        help=f"zones TOML (default: {DEFAULT_ZONES.relative_to(DEFAULT_ZONES.parents[2])})",
+    )
+    rec.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    rec.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated images")
+    rec.set_defaults(run=run_recognize)
+
+    zon = sub.add_parser(
+        "zones",
+        help="draw the table zones over a frame, to set the camera up",
+        description="Draw the zones of a layout over a frame and write the result as an image.",
+    )
+    zon.add_argument("--image", type=Path, required=True, metavar="FILE")
+    zon.add_argument("--config", type=Path, help="zones TOML (default: the seven-box layout)")
+    zon.add_argument("--out", type=Path, required=True, metavar="FILE.png")
+    zon.add_argument("--recognize", action="store_true", help="also mark the cards recognised")
+    zon.set_defaults(run=run_zones)
+
+    ren = sub.add_parser(
+        "render",
+        help="render sample table frames or a deck's calibration photographs",
+        description=(
+            "Write rendered images to try the other subcommands with: table frames of a dealt "
+            "round (default) or one photograph per card plus labels.csv (--deck)."
+        ),
+    )
+    ren.add_argument("--out", type=Path, required=True, metavar="DIR")
+    ren.add_argument("--deck", action="store_true", help="one photograph per card + labels.csv")
+    ren.add_argument("--font", default="complex", help="index font (default: complex)")
+    ren.add_argument("--count", type=int, default=3, help="table frames to write (default: 3)")
+    ren.add_argument("--seed", type=int, default=2026)
+    ren.set_defaults(run=run_render)
+
+
+def _profile(path: Path | None) -> Profile:
+    return load_profile(path) if path is not None else builtin_profile()
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Calibrate and write the profile."""
+    profile = calibrate_files(args.images, args.labels, name=args.name, augment=args.augment)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    profile.save(args.out)
+    print(
+        f"wrote {args.out}: profile {profile.name!r} ({profile.source}, "
+        f"card aspect {profile.aspect:.3f}, red threshold {profile.red_threshold:.2f})"
+    )
+    return 0
+
+
+def _write(path: Path, image: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok, data = cv2.imencode(path.suffix or ".png", image)
+    if not ok:
+        raise ImageError(f"image {path}: cannot encode it as {path.suffix or '.png'}")
+    try:
+        path.write_bytes(data.tobytes())
+    except OSError as error:
+        raise ImageError(f"image {path}: cannot write it ({error.strerror})") from None
+
+
+def run_recognize(args: argparse.Namespace) -> int:
+    """Recognise each image and print the result."""
+    zones = load_zones(args.zones)
+    recognizer = Recognizer(_profile(args.profile), zones)
+    for path in args.images:
+        image = read_image(path)
+        result = recognizer.recognize(image)
+        doc = {"file": str(path), **result.to_json()}
+        if args.json:
+            print(json.dumps(doc))
+        else:
+            cards = " ".join(
+                f"{d.card}@{d.zone or '-'}({d.confidence:.2f})"
+                for d in result.cards
+                if d.card is not None
+            )
+            print(
+                f"{path}: {cards or 'no cards'}; unknown {result.unknown}, "
+                f"face down {result.face_down}"
+            )
+        if args.annotate is not None:
+            _write(args.annotate / (path.stem + ".png"), draw_zones(image, zones, result))
+        sys.stdout.flush()
+    return 0
+
+
+def run_zones(args: argparse.Namespace) -> int:
+    """Draw the zones over the frame."""
+    layout = load_zones(args.config)
+    image = read_image(args.image)
+    result = Recognizer(zones=layout).recognize(image) if args.recognize else None
+    _write(args.out, draw_zones(image, layout, result))
+    print(f"wrote {args.out}: {len(layout.zones)} zones of layout {layout.name!r}")
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    """Render sample frames or a deck's photographs."""
+    from dataclasses import replace
+
+    from simulators.camera.builtin import render_deck
+    from simulators.camera.render import INDEX_FONTS, FaceStyle
+    from simulators.camera.stream import deal_frames
+
+    if args.font not in INDEX_FONTS:
+        from controller.errors import UnknownName
+
+        raise UnknownName(f"unknown font {args.font!r}: expected one of {', '.join(INDEX_FONTS)}")
+    style = replace(FaceStyle(), font=args.font)
+    if args.deck:
+        samples = render_deck(style, card_px=300, seed=args.seed)
+        rows = []
+        for s in samples:
+            name = f"{s.card.code.lower()}.png"
+            _write(args.out / name, s.image)
+            rows.append((name, s.card.code))
+        with (args.out / "labels.csv").open("w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["file", "cards"])
+            writer.writerows(rows)
+        print(f"wrote {len(rows)} card photographs and labels.csv to {args.out}")
+        return 0
+    total = 21  # seven boxes of two, the dealer's two, a board of five
+    step = max(1, total // max(1, args.count))
+    counts = list(range(total, -1, -step))[: args.count]
+    for i, frame in enumerate(deal_frames(load_zones(), args.seed, face=style, counts=counts)):
+        _write(args.out / f"table-{i + 1}.png", frame.image)
+        truth = " ".join(f"{'??' if c.card is None else c.card}@{c.zone}" for c in frame.cards)
+        print(f"table-{i + 1}.png: {truth}")
+    return 0

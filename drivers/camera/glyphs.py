@@ -1,0 +1,185 @@
+"""Index-corner reading: split a rectified corner into rank and suit glyphs and describe them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["RANK_SIZE", "SUIT_SIZE", "IndexGlyphs", "glyph_vector", "split_index"]
+
+Image = NDArray[np.uint8]
+Vector = NDArray[np.float32]
+
+#: template sizes (width, height) of the rank and suit glyph descriptors
+RANK_SIZE = (18, 24)
+SUIT_SIZE = (18, 18)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexGlyphs:
+    """The two glyphs of one index corner as unit vectors, and the ink's redness."""
+
+    rank: Vector
+    suit: Vector
+    redness: float  # about 0 for black ink, 0.3 … 0.8 for red ink
+    rank_box: tuple[int, int, int, int]  # x, y, w, h in the patch
+    suit_box: tuple[int, int, int, int]
+
+
+def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
+    """Fit an ink-intensity crop into ``size`` keeping its aspect; zero mean, unit length."""
+    tw, th = size
+    h, w = ink.shape
+    s = min(tw / w, th / h)
+    nw, nh = max(1, min(tw, round(w * s))), max(1, min(th, round(h * s)))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(ink, (nw, nh), interpolation=interp)
+    x0, y0 = (tw - nw) // 2, (th - nh) // 2
+    canvas = cv2.copyMakeBorder(
+        small, y0, th - nh - y0, x0, tw - nw - x0, cv2.BORDER_CONSTANT, value=0.0
+    )
+    mean, std = cv2.meanStdDev(canvas)
+    scale = float(std[0, 0]) * (tw * th) ** 0.5
+    out: Vector = ((canvas - float(mean[0, 0])) / max(scale, 1e-6)).reshape(-1)
+    return out
+
+
+Stats = list[list[int]]  # per component: x, y, width, height, area
+
+
+def _groups(stats: Stats, keep: list[int]) -> list[list[int]]:
+    """Components grouped by overlapping rows, top to bottom."""
+    order = sorted(keep, key=lambda i: stats[i][1])
+    groups: list[list[int]] = []
+    bottom = -1
+    for i in order:
+        top, h = stats[i][1], stats[i][3]
+        if groups and top < bottom - 1:
+            groups[-1].append(i)
+            bottom = max(bottom, top + h)
+        else:
+            groups.append([i])
+            bottom = top + h
+    return groups
+
+
+def _box(stats: Stats, group: list[int]) -> tuple[int, int, int, int]:
+    rows = [stats[i] for i in group]
+    x0 = min(r[0] for r in rows)
+    y0 = min(r[1] for r in rows)
+    x1 = max(r[0] + r[2] for r in rows)
+    y1 = max(r[1] + r[3] for r in rows)
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def split_index(
+    patch: Image, card_height: float, origin: tuple[int, int] = (0, 0)
+) -> IndexGlyphs | None:
+    """Read one rectified index-corner patch (BGR); None when it holds no rank-over-suit index.
+
+    ``card_height`` is the height of the whole canonical card in patch pixels, to judge glyph
+    sizes; ``origin`` is where the card's corner lies in the patch: the ink mask is blanked
+    beyond the card's edges, slivers of table left inside them are dropped, and components
+    touching the patch border (pips, a court card's frame) are ignored.
+    """
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    dark, light, _, _ = cv2.minMaxLoc(gray)
+    if light - dark < 40:
+        return None
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(ink)
+    ox, oy = origin
+    if ox > 0 or oy > 0:
+        # blank out the table beyond the card's edges (and a strip inside them), so that ink
+        # near an edge is not joined to the table
+        e = max(2, round(0.012 * card_height))  # the same strip as ``cut`` below
+        ink[:, : ox + e] = 0
+        ink[: oy + e, :] = 0
+        r = round(0.03 * card_height)
+        ink[oy : oy + e + r, ox : ox + e + r] = 0
+    if cv2.countNonZero(ink) < 0.004 * card_height * card_height:
+        return None  # blank paper: the corner without an index
+    paper = cv2.mean(gray, paper_mask)[0]
+    if paper - dark < 40:
+        return None
+    _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats = np.asarray(raw_stats, dtype=np.int32)
+    ph, pw = ink.shape
+    min_area = max(4, int(0.0004 * card_height * card_height))
+    sliver = max(2, round(0.02 * card_height))
+    cut = max(2, round(0.012 * card_height))
+    edge_x, edge_y = ox + cut, oy + cut  # the first column and row after the blanked strips
+    xs, ys, ws, hs, areas = (stats[1:, i] for i in range(5))
+    drop = (areas < min_area) | (xs == 0) | (ys == 0) | (xs + ws >= pw) | (ys + hs >= ph)
+    if ox > 0:  # a sliver of table along the left edge, or in the rounded corner
+        drop |= (xs <= edge_x) & ((ws <= sliver) | (ys <= edge_y))
+    if oy > 0:  # a sliver of table along the top edge
+        drop |= (ys <= edge_y) & (hs <= sliver)
+    keep = (np.flatnonzero(~drop) + 1).tolist()
+    if not keep:
+        return None
+    table: Stats = stats.tolist()
+    groups = _groups(table, keep)
+    lo, hi = 0.035 * card_height, 0.15 * card_height
+    groups = [g for g in groups if _box(table, g)[3] >= 0.3 * lo]
+    if len(groups) == 1:
+        x, y, w, h = _box(table, groups[0])
+        if not 1.6 * lo <= h <= 2.6 * hi:
+            return None
+        member = np.isin(labels[y : y + h, x : x + w], groups[0])
+        rows = member.sum(axis=1)
+        a, b = int(0.3 * h), max(int(0.7 * h), int(0.3 * h) + 1)
+        cut = a + int(np.argmin(rows[a:b]))
+        if rows[cut] > 1:
+            return None
+        rank_box = (x, y, w, cut)
+        suit_rows = np.flatnonzero(rows[cut + 1 :]) + cut + 1
+        if suit_rows.size == 0:
+            return None
+        suit_box = (x, y + int(suit_rows[0]), w, int(suit_rows[-1] - suit_rows[0] + 1))
+        rank_box = _tighten(member, rank_box, x, y)
+        suit_box = _tighten(member, suit_box, x, y)
+    elif len(groups) >= 2:
+        rank_box, suit_box = _box(table, groups[0]), _box(table, groups[1])
+    else:
+        return None
+    for _, _, w, h in (rank_box, suit_box):
+        if not lo <= h <= hi or w < 1 or w > 1.6 * hi:
+            return None
+    level = max(paper - dark, 1.0)
+    vectors = []
+    colour = np.zeros(3)
+    weight = 0
+    for (x, y, w, h), size in ((rank_box, RANK_SIZE), (suit_box, SUIT_SIZE)):
+        roi = gray[y : y + h, x : x + w].astype(np.float32)
+        vectors.append(glyph_vector(np.clip((paper - roi) / level, 0.0, 1.0), size))
+        roi_ink = ink[y : y + h, x : x + w]
+        count = cv2.countNonZero(roi_ink)
+        colour += np.array(cv2.mean(patch[y : y + h, x : x + w], roi_ink)[:3]) * count
+        weight += count
+    if weight == 0:
+        return None
+    # redness of the ink against the card's own paper (a white reference under any light)
+    rel = colour / weight / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
+    redness = float(rel[2] - max(rel[0], rel[1]))
+    return IndexGlyphs(vectors[0], vectors[1], redness, rank_box, suit_box)
+
+
+def _tighten(
+    member: NDArray[np.bool_], box: tuple[int, int, int, int], ox: int, oy: int
+) -> tuple[int, int, int, int]:
+    x, y, w, h = box
+    sub = member[y - oy : y - oy + h, x - ox : x - ox + w]
+    cols = np.flatnonzero(sub.any(axis=0))
+    rows = np.flatnonzero(sub.any(axis=1))
+    if cols.size == 0 or rows.size == 0:
+        return box
+    return (
+        x + int(cols[0]),
+        y + int(rows[0]),
+        int(cols[-1] - cols[0] + 1),
+        int(rows[-1] - rows[0] + 1),
+    )

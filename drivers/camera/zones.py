@@ -1,0 +1,83 @@
+"""Drawing a zone layout over a frame, for setting up the camera, and zone observations."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from config.camera import ZoneKind, ZoneLayout
+from controller.camera import CameraObservation, ZoneObservation
+from controller.cards import Card
+from drivers.camera.recognizer import FrameRecognition, Status
+
+__all__ = ["draw_zones", "observe"]
+
+_COLOURS = {
+    ZoneKind.BOX: (0, 200, 255),
+    ZoneKind.DEALER: (255, 80, 80),
+    ZoneKind.BOARD: (80, 255, 80),
+    ZoneKind.PLAYER: (255, 80, 255),
+}
+
+
+def draw_zones(
+    image: NDArray[np.uint8], layout: ZoneLayout, result: FrameRecognition | None = None
+) -> NDArray[np.uint8]:
+    """A copy of ``image`` with every zone outlined and named, and recognised cards marked."""
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 1000)
+    thick = max(1, round(2 * scale))
+    for zone in layout.zones:
+        pts = np.array([[x * w, y * h] for x, y in zone.polygon], np.float64)
+        colour = _COLOURS[zone.kind]
+        cv2.polylines(out, [np.round(pts).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
+        x, y = pts.min(axis=0)
+        cv2.putText(
+            out,
+            zone.id,
+            (round(x) + 4, round(y) + round(22 * scale)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.7 * scale,
+            colour,
+            thick,
+            cv2.LINE_AA,
+        )
+    if result is not None:
+        for det in result.detections:
+            quad = np.round(np.array(det.corners)).astype(np.int32)
+            colour = {Status.CARD: (0, 255, 0), Status.UNKNOWN: (0, 0, 255)}.get(
+                det.status, (255, 255, 0)
+            )
+            cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+            label = det.card.code if det.card is not None else det.status.value
+            cx, cy = (int(v) for v in quad.mean(axis=0))
+            cv2.putText(
+                out, label, (cx - 10, cy), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour, thick
+            )
+    return out
+
+
+def observe(result: FrameRecognition, frame: int = 0, at: float = 0.0) -> CameraObservation:
+    """One frame's recognitions as a :class:`CameraObservation` (no debouncing)."""
+    cards: dict[str, set[Card]] = {}
+    down: dict[str, int] = {}
+    unknown: dict[str, int] = {}
+    for det in result.detections:
+        zone = det.zone or ""
+        if det.status is Status.CARD and det.card is not None:
+            cards.setdefault(zone, set()).add(det.card)
+        elif det.status is Status.FACE_DOWN:
+            down[zone] = down.get(zone, 0) + 1
+        else:
+            unknown[zone] = unknown.get(zone, 0) + 1
+    zones = sorted(set(cards) | set(down) | set(unknown))
+    return CameraObservation(
+        frame,
+        at,
+        tuple(
+            ZoneObservation(z, frozenset(cards.get(z, ())), down.get(z, 0), unknown.get(z, 0))
+            for z in zones
+        ),
+    )

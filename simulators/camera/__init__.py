@@ -1,0 +1,1 @@
+"""The camera simulator: rendered card faces and backs, table frames, a frame stream."""

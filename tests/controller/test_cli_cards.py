@@ -1,0 +1,83 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tables")
+    assert main(["cards", "render", "--out", str(out), "--count", "1", "--seed", "4"]) == 0
+    return out
+
+
+def test_recognize_prints_one_json_object_per_image(
+    capsys: pytest.CaptureFixture[str], tables: Path
+) -> None:
+    image = tables / "table-1.png"
+    status, out, _ = run(capsys, "cards", "recognize", str(image), str(image), "--json")
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    doc = json.loads(lines[0])
+    assert doc["file"] == str(image)
+    assert set(doc) >= {"file", "cards", "unknown", "face_down"}
+    assert len(doc["cards"]) + doc["unknown"] == 20 and doc["face_down"] == 1
+    first = doc["cards"][0]
+    assert set(first) >= {"card", "confidence", "corners", "zone"}
+    assert len(first["corners"]) == 4 and 0 < first["confidence"] <= 1
+
+
+def test_calibrate_then_recognize_with_the_profile(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, tables: Path
+) -> None:
+    deck = tmp_path / "deck"
+    assert run(capsys, "cards", "render", "--deck", "--font", "triplex", "--out", str(deck))[0] == 0
+    profile = tmp_path / "triplex.npz"
+    status, out, _ = run(
+        capsys, "cards", "calibrate", "--images", str(deck), "--labels",
+        str(deck / "labels.csv"), "--out", str(profile), "--augment", "4",
+    )  # fmt: skip
+    assert status == 0 and "wrote" in out and profile.exists()
+    status, out, _ = run(
+        capsys, "cards", "recognize", str(deck / "qh.png"), "--profile", str(profile), "--json"
+    )
+    assert status == 0
+    assert [c["card"] for c in json.loads(out)["cards"]] == ["QH"]
+
+
+def test_zones_are_drawn_over_a_frame(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, tables: Path
+) -> None:
+    out_png = tmp_path / "zones.png"
+    status, out, _ = run(
+        capsys, "cards", "zones", "--image", str(tables / "table-1.png"), "--out", str(out_png)
+    )
+    assert status == 0 and out_png.stat().st_size > 1000
+    assert "9 zones" in out
+
+
+def test_errors_name_the_file_and_the_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, _, err = run(capsys, "cards", "recognize", str(tmp_path / "none.png"))
+    assert status == 2 and "none.png: expected an image file, found nothing" in err
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"this is not a picture")
+    status, _, err = run(capsys, "cards", "recognize", str(bad))
+    assert status == 2 and "bad.png" in err and "cannot decode" in err
+    status, _, err = run(capsys, "cards", "recognize", str(bad), "--profile", str(bad))
+    assert status == 2 and "profile" in err and "cannot read it" in err
+    status, _, err = run(
+        capsys, "cards", "calibrate", "--images", str(tmp_path), "--labels",
+        str(tmp_path / "labels.csv"), "--out", str(tmp_path / "p.npz"),
+    )  # fmt: skip
+    assert status == 2 and "labels.csv: expected a CSV file, found nothing" in err
