@@ -9,12 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
-
 from config.camera import DEFAULT_ZONES, load_zones
-from controller.errors import ImageError
 from drivers.camera.calibrate import calibrate_files
-from drivers.camera.imageio import read_image
+from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from drivers.camera.zones import draw_zones
@@ -114,17 +111,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: Path, image: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ok, data = cv2.imencode(path.suffix or ".png", image)
-    if not ok:
-        raise ImageError(f"image {path}: cannot encode it as {path.suffix or '.png'}")
-    try:
-        path.write_bytes(data.tobytes())
-    except OSError as error:
-        raise ImageError(f"image {path}: cannot write it ({error.strerror})") from None
-
-
 def run_recognize(args: argparse.Namespace) -> int:
     """Recognise each image and print the result."""
     zones = load_zones(args.zones)
@@ -146,7 +132,7 @@ def run_recognize(args: argparse.Namespace) -> int:
                 f"face down {result.face_down}"
             )
         if args.annotate is not None:
-            _write(args.annotate / (path.stem + ".png"), draw_zones(image, zones, result))
+            write_image(args.annotate / (path.stem + ".png"), draw_zones(image, zones, result))
         sys.stdout.flush()
     return 0
 
@@ -156,7 +142,7 @@ def run_zones(args: argparse.Namespace) -> int:
     layout = load_zones(args.config)
     image = read_image(args.image)
     result = Recognizer(zones=layout).recognize(image) if args.recognize else None
-    _write(args.out, draw_zones(image, layout, result))
+    write_image(args.out, draw_zones(image, layout, result))
     print(f"wrote {args.out}: {len(layout.zones)} zones of layout {layout.name!r}")
     return 0
 
@@ -179,7 +165,7 @@ def run_render(args: argparse.Namespace) -> int:
         rows = []
         for s in samples:
             name = f"{s.card.code.lower()}.png"
-            _write(args.out / name, s.image)
+            write_image(args.out / name, s.image)
             rows.append((name, s.card.code))
         with (args.out / "labels.csv").open("w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
@@ -191,7 +177,7 @@ def run_render(args: argparse.Namespace) -> int:
     step = max(1, total // max(1, args.count))
     counts = list(range(total, -1, -step))[: args.count]
     for i, frame in enumerate(deal_frames(load_zones(), args.seed, face=style, counts=counts)):
-        _write(args.out / f"table-{i + 1}.png", frame.image)
+        write_image(args.out / f"table-{i + 1}.png", frame.image)
         truth = " ".join(f"{'??' if c.card is None else c.card}@{c.zone}" for c in frame.cards)
         print(f"table-{i + 1}.png: {truth}")
     return 0

@@ -1,4 +1,4 @@
-"""Reading images from files with errors that say which file and why."""
+"""Reading and writing image files, with errors that say which file and why."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from controller.errors import ImageError
 
-__all__ = ["read_image"]
+__all__ = ["read_image", "write_image"]
 
 
 def read_image(path: Path | str) -> NDArray[np.uint8]:
@@ -31,3 +31,16 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
             f"found {data.size} bytes it cannot decode"
         )
     return np.asarray(image, dtype=np.uint8)
+
+
+def write_image(path: Path | str, image: NDArray[np.uint8]) -> None:
+    """Write ``image`` in the format its suffix names (PNG when it has none)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    ok, data = cv2.imencode(target.suffix or ".png", image)
+    if not ok:
+        raise ImageError(f"image {target}: cannot encode it as {target.suffix or '.png'}")
+    try:
+        target.write_bytes(data.tobytes())
+    except OSError as error:
+        raise ImageError(f"image {target}: cannot write it ({error.strerror})") from None
