@@ -69,6 +69,7 @@ from controller.games.rules import (
 from controller.games.rules import (
     Decide as DecideStep,
 )
+from controller.hands import HandValue
 
 __all__ = [
     "Due",
@@ -580,6 +581,7 @@ def _settle(
     game = state.config.game
     dealer, board = rnd.cards_of("dealer"), rnd.cards_of("board")
     settlements: list[tuple[str, str, Settlement]] = []
+    values: dict[str, tuple[HandValue, HandValue]] = {}
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
             placed = game.walk(stake.totals(), stake.decisions).bets
@@ -595,7 +597,9 @@ def _settle(
             actions.append(Action("settled", {**data, **money}))
             continue
         cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)
-        settlement = game.settle(cards, stake.totals(), stake.decisions)
+        if stake.hand not in values:  # each hand is evaluated once, whatever its stakes
+            values[stake.hand] = game.evaluate_hands(cards)
+        settlement = game.settle(cards, stake.totals(), stake.decisions, values=values[stake.hand])
         settlements.append((stake.hand, stake.seat, settlement))
         actions.append(
             Action("settled", {"hand": stake.hand, "seat": stake.seat, **settlement.to_json()})

@@ -236,11 +236,17 @@ class Game(ABC):
         cards: RoundCards,
         initial: Mapping[Spot, Fraction],
         decisions: Sequence[str],
+        *,
+        values: tuple[HandValue, HandValue] | None = None,
     ) -> Settlement:
-        """Settle one player hand: every spot's line, from the cards, bets and decisions."""
+        """Settle one player hand: every spot's line, from the cards, bets and decisions.
+
+        ``values`` may carry the player's and the dealer's hands already evaluated from these
+        cards (a table settling many stakes on the same hands evaluates each once).
+        """
         self.check_cards(cards)
         walk = self.verify_complete(initial, decisions)
-        player, dealer = self.evaluate_hands(cards)
+        player, dealer = values if values is not None else self.evaluate_hands(cards)
         side = self.settle_side(cards, walk, player)
         main, qualifies = self.settle_main(walk, player, dealer)
         settlement = Settlement(only_staked((*side, *main)), player, dealer, qualifies, walk.folded)
