@@ -308,9 +308,14 @@ def _verify_bet(state: TableState, event: PlaceBet) -> None:
     if cfg.balances is not None:
         if balance is None:
             raise IllegalCommand(f"can't take a bet from {event.seat}: the seat has no balance")
-        if event.amount > balance:
+        # the cost includes what the bet brings with it (Ultimate's Ante Plus equals the ante)
+        after = Stake(stake.hand, stake.seat, (*stake.bets, (event.spot, event.amount)))
+        cost = _placed(game, after) - _placed(game, stake)
+        if cost > balance:
+            brings = "" if cost == event.amount else f" (with the bets it brings, {cost})"
             raise IllegalCommand(
-                f"can't bet {event.amount} for {event.seat}: the balance is {balance} (no credit)"
+                f"can't bet {event.amount} for {event.seat}{brings}: the balance is {balance} "
+                "(no credit)"
             )
 
 
@@ -668,14 +673,15 @@ def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, li
     assert rnd is not None
     stake = rnd.stake(event.hand, event.seat)
     bets = (*(stake.bets if stake else ()), (event.spot, event.amount))
-    paid_in = (stake.debited if stake else Fraction(0)) + event.amount
-    new = Stake(event.hand, event.seat, bets, debited=paid_in)
+    # paid in now, with whatever the bet brings with it (Ultimate's Ante Plus)
+    state, new = _charge(
+        state, Stake(event.hand, event.seat, bets, debited=stake.debited if stake else Fraction(0))
+    )
     stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
     dark = (
         rnd.dark | {event.hand} if event.dark and _owner_of(rnd, event.hand) is None else rnd.dark
     )
     state = replace(state, round=replace(rnd, stakes=stakes, dark=dark))
-    state = _debit(state, event.seat, event.amount)
     return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": event.spot.value,
                                   "amount": format_amount(event.amount)})]  # fmt: skip
 
@@ -695,14 +701,14 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
     keep = stake.bets[:-how_many] if how_many else ()
-    removed = stake.bets[len(keep) :]
-    refund = sum((amount for _, amount in removed), Fraction(0))
-    remaining = Stake(hand, seat, keep, debited=stake.debited - refund)
+    remaining = Stake(hand, seat, keep, debited=stake.debited)
     if keep and remaining.totals().get(Spot.ANTE, Fraction(0)) <= 0:
         raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
+    # everything the removed bets paid in comes back (an ante's Ante Plus with it)
+    state, remaining = _charge(state, remaining)
+    refund = stake.debited - remaining.debited
     stakes = tuple((remaining if s is stake else s) for s in rnd.stakes if s is not stake or keep)
     state = replace(state, round=replace(rnd, stakes=stakes))
-    state = _debit(state, seat, -refund)
     return state, [Action("bets_taken_back", {"hand": hand, "seat": seat,
                                               "amount": format_amount(refund)})]  # fmt: skip
 

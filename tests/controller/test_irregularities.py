@@ -187,18 +187,18 @@ def test_rebet_repeats_last_rounds_bets_and_double_doubles_within_limits_and_bal
 def test_double_doubles_the_first_bets_up_to_the_balance() -> None:
     c = studio()
     c.send(StartRound(actor="dealer"))
-    c.bet("player", "seat:1", "ante", 470)
-    c.bet("player", "seat:1", "best_five", 40)  # balance now 490
-    c.send(Double(actor="seat:1", hand="player", seat="seat:1"))
+    c.bet("player", "seat:1", "ante", 230)  # with its Ante Plus it costs 460: balance 540
+    c.bet("player", "seat:1", "best_five", 50)  # balance 490
+    c.send(Double(actor="seat:1", hand="player", seat="seat:1"))  # the ante doubles: 30 left
     stake = c.state.round.stake("player", "seat:1")  # type: ignore[union-attr]
-    assert stake is not None and stake.totals() == {Spot.ANTE: 940, Spot.BEST_FIVE: 40}
+    assert stake is not None and stake.totals() == {Spot.ANTE: 460, Spot.BEST_FIVE: 50}
     assert "best_five not doubled" in c.kinds("alert")[-1]["message"]
-    assert "the balance is 20 (no credit)" in c.kinds("alert")[-1]["message"]
-    assert c.state.balance("seat:1") == 20
+    assert "the balance is 30 (no credit)" in c.kinds("alert")[-1]["message"]
+    assert c.state.balance("seat:1") == 30
 
 
 def test_double_beyond_the_limit_is_refused_whole() -> None:
-    c = studio()
+    c = studio("casino-holdem")
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 600)
     out = c.send(Double(actor="seat:1", hand="player", seat="seat:1"))

@@ -91,7 +91,7 @@ def test_a_studio_round_of_ultimate_with_two_seats() -> None:
     c.bet("player", "seat:1", "ante", 10)
     c.bet("player", "seat:2", "ante", 5)
     c.bet("player", "seat:2", "best_five", 5)
-    assert c.state.balance("seat:2") == 990
+    assert c.state.balance("seat:2") == 985  # the ante brings an equal Ante Plus, paid in now
     c.send(NoMoreBets(actor="dealer"))
     assert c.state.phase is Phase.DEALING and c.state.next_due == "card card to player (face up)"
     assert c.kinds("shoe_gate")[-1] == {"locked": False}
@@ -224,9 +224,16 @@ def test_no_credit_a_bet_above_the_balance_is_refused() -> None:
     c.send(StartRound(actor="dealer"))
     out = c.bet("player", "seat:1", "ante", 1001)
     assert "above the maximum" in out[-1].data["reason"]
-    c.bet("player", "seat:1", "ante", 999)
-    out = c.bet("player", "seat:1", "best_five", 2)
-    assert "the balance is 1 (no credit)" in out[-1].data["reason"]
+    # an Ultimate ante brings an equal Ante Plus: 501 would cost 1002 of the 1000
+    out = c.bet("player", "seat:1", "ante", 501)
+    assert (
+        "(with the bets it brings, 1002): the balance is 1000 (no credit)" in out[-1].data["reason"]
+    )
+    c.bet("player", "seat:1", "ante", 499)
+    out = c.bet("player", "seat:1", "best_five", 3)
+    assert "the balance is 2 (no credit)" in out[-1].data["reason"]
+    c.send(NoMoreBets(actor="dealer"))
+    assert c.state.balance("seat:1") == 2  # the Ante Plus was covered, never credit
 
 
 def test_timers_close_betting_and_decide_for_the_idle() -> None:
