@@ -27,7 +27,9 @@ from controller.games.rules import (
     Settlement,
     SettlementLine,
     Spot,
+    lose,
     only_staked,
+    win,
 )
 from controller.hands import HandValue, evaluate
 
@@ -256,6 +258,20 @@ class Game(ABC):
         """Whether the dealer's hand qualifies (None where the game has no qualifier)."""
         qualifier = self.info.dealer_qualifier
         return None if qualifier is None else qualifier.holds(dealer)
+
+    def paid_on_hand(
+        self, walk: Walk, spot: Spot, role: str, value: HandValue, label: str = ""
+    ) -> list[SettlementLine]:
+        """A bet on ``spot`` paid by paytable ``role`` on the hand ``value`` (or lost below it)."""
+        stake = walk.bets.get(spot, Fraction(0))
+        if not stake:
+            return []
+        table = self.hand_paytable(role)
+        line = table.lookup(value)
+        if line is not None:
+            return [win(spot, stake, line.odds, line.name, f"{label}{value.name}")]
+        lowest = table.ordered(value.ranking)[-1].qualifier.describe()
+        return [lose(spot, stake, f"{label}{value.name}: below {lowest}")]
 
     @abstractmethod
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:

@@ -61,17 +61,8 @@ class CasinoHoldem(Game):
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """The bonus, on the first five cards (hole cards and flop), call or fold."""
-        bonus = walk.bets.get(Spot.BONUS, Fraction(0))
-        if not bonus:
-            return []
         first_five = evaluate((*cards.player, *cards.board[:3]), self.info.ranking)
-        line = self.hand_paytable("bonus").lookup(first_five)
-        if line is not None:
-            return [
-                win(Spot.BONUS, bonus, line.odds, line.name, f"first five cards: {first_five.name}")
-            ]
-        reason = f"first five cards: {first_five.name}, below a pair of aces"
-        return [lose(Spot.BONUS, bonus, reason)]
+        return self.paid_on_hand(walk, Spot.BONUS, "bonus", first_five, "first five cards: ")
 
     def settle_main(
         self, walk: Walk, player: HandValue, dealer: HandValue

@@ -65,13 +65,7 @@ class TripleActionHoldem(Game):
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """The bonus, on the player's five-card hand; it stays in action after a fold."""
-        bonus = walk.bets.get(Spot.BONUS, Fraction(0))
-        if not bonus:
-            return []
-        line = self.hand_paytable("bonus").lookup(player)
-        if line is not None:
-            return [win(Spot.BONUS, bonus, line.odds, line.name, player.name)]
-        return [lose(Spot.BONUS, bonus, f"{player.name}: below two pair")]
+        return self.paid_on_hand(walk, Spot.BONUS, "bonus", player)
 
     def settle_main(
         self, walk: Walk, player: HandValue, dealer: HandValue

@@ -85,13 +85,7 @@ class UltimateTexasHoldem(Game):
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """Best Five, on the player's hand alone, a fold included."""
-        best_five = walk.bets.get(Spot.BEST_FIVE, Fraction(0))
-        if not best_five:
-            return []
-        line = self.hand_paytable("best_five").lookup(player)
-        if line is not None:
-            return [win(Spot.BEST_FIVE, best_five, line.odds, line.name, player.name)]
-        return [lose(Spot.BEST_FIVE, best_five, f"{player.name}: below three of a kind")]
+        return self.paid_on_hand(walk, Spot.BEST_FIVE, "best_five", player)
 
     def settle_main(
         self, walk: Walk, player: HandValue, dealer: HandValue
