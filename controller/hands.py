@@ -406,13 +406,6 @@ def strength_batch(
     return out
 
 
-def categories_of_batch(
-    strengths: npt.NDArray[np.uint32], ranking: Ranking = Ranking.STANDARD
-) -> npt.NDArray[np.uint8]:
-    """The category level of each strength (0 = the ranking's worst category)."""
-    return (strengths >> CATEGORY_SHIFT).astype(np.uint8)
-
-
 Progress = Callable[[int, int], None]
 
 

@@ -12,9 +12,6 @@ from controller.cards import format_cards
 from controller.games import GameId, Seating
 from controller.games.base import Game
 from controller.games.rules import (
-    DealBoard,
-    Decide,
-    Reveal,
     RoundCards,
     Settlement,
     Spot,
@@ -53,21 +50,15 @@ def decide(game: Game, round_: Showdown, box: int, seed: int) -> list[str]:
     """The simulated player's decisions for one box, seeing only what the rules show."""
     play = strategy(game.info.id)
     hole = round_.boxes[box].hole
-    board_seen, dealer_up = 0, False
     decisions: list[str] = []
     bets = {Spot.ANTE: Fraction(1)}
-    for step in game.script.steps:
-        if isinstance(step, DealBoard) and step.face.value == "up":
-            board_seen += step.count
-        elif isinstance(step, Reveal) and step.what == "dealer_first":
-            dealer_up = True
-        elif isinstance(step, Decide):
-            walk = game.walk(bets, decisions)
-            if walk.pending is None or walk.pending.name != step.point.name:
-                continue
-            up = round_.dealer.hole[:1] if dealer_up else ()
-            view = View(game, hole, round_.board[:board_seen], up, seed)
-            decisions.append(play.decide(step.point.name, view))
+    for name, board_seen, dealer_up in game.script.views():
+        walk = game.walk(bets, decisions)
+        if walk.pending is None or walk.pending.name != name:
+            continue
+        up = round_.dealer.hole[:1] if dealer_up else ()
+        view = View(game, hole, round_.board[:board_seen], up, seed)
+        decisions.append(play.decide(name, view))
     return decisions
 
 

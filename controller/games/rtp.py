@@ -25,7 +25,7 @@ from controller.errors import UnknownName
 from controller.games import GameId
 from controller.games.base import Game, Walk
 from controller.games.paytable import HandPaytable
-from controller.games.rules import DealBoard, Decide, Reveal, RoundCards, Spot
+from controller.games.rules import RoundCards, Spot
 from controller.games.strategy import DEFAULT_STRATEGY, View, strategy
 from controller.games.texas_holdem_bonus import bonus_line
 from controller.hands import (
@@ -308,22 +308,6 @@ def triple_action_worst_bet(game: Game, progress: Progress | None = None) -> tup
 # --------------------------------------------------------------------------- simulation
 
 
-def _decision_views(game: Game) -> list[tuple[str, int, bool]]:
-    """For each decision point: its name, how many board cards are visible, dealer card shown."""
-    views: list[tuple[str, int, bool]] = []
-    board, shown, seen_board = 0, False, 0
-    for step in game.script.steps:
-        if isinstance(step, DealBoard):
-            board += step.count
-            if step.face.value == "up":
-                seen_board = board
-        elif isinstance(step, Reveal) and step.what == "dealer_first":
-            shown = True
-        elif isinstance(step, Decide):
-            views.append((step.point.name, seen_board, shown))
-    return views
-
-
 @dataclass(frozen=True, slots=True)
 class _Batch:
     game: Game
@@ -378,7 +362,7 @@ def _simulate(batch: _Batch) -> tuple[int, float, float, float]:
     info = game.info
     play = strategy(info.id, batch.strategy)
     rng = random.Random(batch.seed)
-    views = _decision_views(game)
+    views = game.script.views()
     bets = {Spot.ANTE: Fraction(1)}
     if batch.spot is not None:
         bets[batch.spot] = Fraction(1)

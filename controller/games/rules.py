@@ -171,6 +171,22 @@ class DealScript:
         """Every decision point, in order."""
         return tuple(s.point for s in self.steps if isinstance(s, Decide))
 
+    def views(self) -> tuple[tuple[str, int, bool], ...]:
+        """What a player sees at each decision point: its name, the board cards face up by
+        then, and whether the dealer's first card is shown (Triple Action)."""
+        views: list[tuple[str, int, bool]] = []
+        dealt, seen, shown = 0, 0, False
+        for step in self.steps:
+            if isinstance(step, DealBoard):
+                dealt += step.count
+                if step.face is Face.UP:
+                    seen = dealt
+            elif isinstance(step, Reveal) and step.what == "dealer_first":
+                shown = True
+            elif isinstance(step, Decide):
+                views.append((step.point.name, seen, shown))
+        return tuple(views)
+
     @property
     def board_cards(self) -> int:
         """How many community cards a round deals."""

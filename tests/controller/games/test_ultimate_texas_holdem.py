@@ -75,3 +75,13 @@ def test_decisions_follow_the_script() -> None:
         game.walk(ante, ["check", "call_4x"])
     with pytest.raises(IllegalDecision, match="has no decision left"):
         game.walk(ante, ["call_3x", "call_2x"])
+
+
+def test_what_a_player_sees_at_each_decision() -> None:
+    from config.schema import load_game
+
+    assert load_game("ultimate-texas-holdem").script.views() == (
+        ("preflop", 0, False), ("flop", 3, False), ("river", 5, False),
+    )  # fmt: skip
+    # Triple Action: the board lies face down; the dealer's first card is shown
+    assert load_game("triple-action-holdem").script.views() == (("up card", 0, True),)
