@@ -26,6 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.rtp",
     "controller.commands.journal",
     "controller.commands.scenario",
+    "controller.commands.deal",
+    "controller.commands.run",
     "controller.commands.demo",
     "controller.commands.shoe",
     "controller.commands.sim",

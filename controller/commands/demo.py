@@ -1,126 +1,228 @@
-"""``tablectl demo``: deal, decide and settle seeded rounds of every game, and show each one."""
+"""``tablectl demo``: a whole simulated table, live, on an MQTT broker.
+
+For each game: the real controller (journal, state machine, publisher) runs with the shoe
+simulator on a pseudo-terminal speaking the framed protocol; a scripted dealer, a pit
+manager and remote players act through their own MQTT command topics (the dealer commits
+an irregularity now and then, players sometimes bet late or send a malformed command); a
+player display draws what a player sees, and a checking display verifies the public stream
+(sequence, contradictions, hidden data). Without ``--broker`` an embedded broker runs in
+the process. A summary follows; the exit status is 0 when every round ended and the
+checking display found nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
-from fractions import Fraction
+import contextlib
+import json
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
-from config.schema import load_game
-from controller.cards import format_cards
-from controller.games import GameId, Seating
-from controller.games.base import Game
-from controller.games.rules import (
-    RoundCards,
-    Settlement,
-    Spot,
-    format_amount,
-)
-from controller.games.strategy import View, strategy
-from controller.showdown import Showdown, deal_showdown
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from config.tables import parse_table_text
+from controller.games import GameId
+from controller.journal import verify
+from controller.running import RunningTable
+from drivers.mqtt.client import BrokerAddress, parse_broker_url
+from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.dealer.crew import Crew, seats_for
+from simulators.display.checker import DisplayChecker
+from simulators.display.terminal import render, summary_line
+
+__all__ = ["register", "run_table"]
+
+#: how each game is set up in the demo: studio (shared hand, remote seats) or boxes
+SETUP = {
+    GameId.TEXAS_HOLDEM_BONUS: "shared",
+    GameId.TEXAS_POKER: "boxes",
+    GameId.ULTIMATE_TEXAS_HOLDEM: "shared",
+    GameId.CASINO_HOLDEM: "shared",
+    GameId.TRIPLE_ACTION_HOLDEM: "boxes",
+}
 
 
 def register(subparsers: Any) -> None:
     """Add the ``demo`` command."""
     parser = subparsers.add_parser(
         "demo",
-        help="deal, decide and settle seeded rounds of every game",
-        description=(
-            "Shuffle and deal in table order (one card at a time round the boxes, then the "
-            "dealer, twice; then the board); simulated players bet the table minimum plus the "
-            "side bet and decide by the game's published strategy; every box is settled line "
-            "by line from the shipped paytables."
-        ),
+        help="run a whole simulated table on MQTT (shoe, dealer, pit, players, displays)",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument(
         "--game", choices=[g.value for g in GameId], help="one game only (default: all five)"
     )
-    parser.add_argument(
-        "--hands", type=int, default=3, metavar="N", help="rounds per game (default: 3)"
-    )
-    parser.add_argument("--seed", type=int, default=2026, help="shuffle seed (default: 2026)")
-    parser.add_argument(
-        "--boxes", type=int, default=3, help="player boxes at a boxes table (default: 3)"
-    )
+    parser.add_argument("--hands", type=int, default=3, metavar="N", help="rounds per game")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of shoe and people")
+    parser.add_argument("--broker", help="mqtt://[user[:password]@]host[:port] (default: embedded)")
+    parser.add_argument("--players", type=int, default=3, help="players per table (default: 3)")
+    parser.add_argument("--rate", type=float, default=8.0, help="shoe cards per second")
+    parser.add_argument("--irregular", type=float, default=0.3,
+                        help="chance per round of a dealer irregularity (default: 0.3)")
+    parser.add_argument("--journal-dir", type=Path, help="keep the journals here")
+    parser.add_argument("--quiet", action="store_true", help="no player display")
     parser.set_defaults(run=run)
 
 
-def decide(game: Game, round_: Showdown, box: int, seed: int) -> list[str]:
-    """The simulated player's decisions for one box, seeing only what the rules show."""
-    play = strategy(game.info.id)
-    hole = round_.boxes[box].hole
-    decisions: list[str] = []
-    bets = {Spot.ANTE: Fraction(1)}
-    for name, board_seen, dealer_up in game.script.views():
-        walk = game.walk(bets, decisions)
-        if walk.pending is None or walk.pending.name != name:
-            continue
-        up = round_.dealer.hole[:1] if dealer_up else ()
-        view = View(game, hole, round_.board[:board_seen], up, seed)
-        decisions.append(play.decide(name, view))
-    return decisions
+class _Display:
+    """The player display and the checking display, on one subscriber link."""
 
+    def __init__(self, address: BrokerAddress, table_id: str, live: Any, quiet: bool) -> None:
+        self.checker = DisplayChecker(table_id)
+        self.live = live
+        self.quiet = quiet
+        self.last_line = ""
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"demo-display-{table_id}",
+            protocol=MQTTProtocolVersion.MQTTv311,
+        )
+        if address.username:
+            self.client.username_pw_set("display", "display-dev")
+        self.checker.request_rebirth = lambda: self.client.publish(
+            self.checker.topics.rebirth, b"{}", qos=1
+        )
+        self.ready = threading.Event()
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.connect(address.host, address.port, keepalive=10)
+        self.client.loop_start()
 
-def show(settlement: Settlement) -> str:
-    """One box's settlement lines in a row."""
-    parts = []
-    for line in settlement.lines:
-        if line.result.value == "win":
-            parts.append(f"{line.spot} +{format_amount(line.paid)}")
-        elif line.result.value == "push":
-            parts.append(f"{line.spot} push")
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        for topic in self.checker.subscriptions:
+            client.subscribe(topic, qos=1)
+        self.ready.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self.checker.receive(message.topic, bytes(message.payload))
+        state = self.checker.state
+        if state is None or self.quiet or not message.topic.endswith("/state"):
+            return
+        if self.live is not None:
+            self.live.update(render(state, self.checker.status))
         else:
-            parts.append(f"{line.spot} -{format_amount(line.stake)}")
-    return ", ".join(parts)
+            line = summary_line(state)
+            if line != self.last_line:
+                self.last_line = line
+                print(line, flush=True)
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def run_table(game: GameId, args: argparse.Namespace, address: BrokerAddress, folder: Path,
+              live: Any) -> dict[str, Any]:
+    """Run one game's table for ``args.hands`` rounds; return its summary."""
+    seating = SETUP[game]
+    table_id = f"D{list(GameId).index(game) + 1}"
+    seats = [str(i) for i in range(1, args.players + 1)]
+    studio = seating == "shared"
+    text = f"""
+[table]
+id = "{table_id}"
+game = "{game.value}"
+seating = "{seating}"
+boxes = {max(args.players, 1)}
+journal = "{table_id}.journal"
+{"betting_seconds = 3" if studio else ""}
+{"decision_seconds = 4" if studio else ""}
+yellow_seconds = 1
+{f"seats = {json.dumps(seats)}" if studio else ""}
+{'balance = "1000"' if studio else ""}
+confirm_payments = {"false" if studio else "true"}
+[shoe]
+kind = "simulated"
+dialect = "framed"
+rate = {args.rate}
+seed = {args.seed}
+"""
+    config = parse_table_text(text, f"demo table {table_id}")
+    journal = folder / f"{table_id}.journal"
+    if journal.exists():
+        journal.unlink()
+    table = RunningTable(config, folder, address, client_id=f"tablectl-demo-{table_id}")
+    passwords = {u: f"{u}-dev" for u in ["dealer", "pit", *[f"seat-{s}" for s in seats]]}
+    display = _Display(address, table_id, live, args.quiet)
+    display.ready.wait(5)
+    started = time.monotonic()
+    table.start()
+    crew = Crew(
+        address, table_id, game, seats_for(seating, args.players), rounds=args.hands,
+        seed=args.seed, studio=studio, irregular=args.irregular, mischief=0.1,
+        void_chance=0.2, passwords=passwords if address.username else None,
+        on_round_end=lambda data: table.simulator.new_deck(),
+    )
+    crew.start()
+    finished = crew.finished.wait(30 + 20 * args.hands)
+    time.sleep(0.3)  # the last messages reach the displays
+    crew.stop()
+    table.stop()
+    display.stop()
+    with contextlib.closing(SqliteJournal(journal)) as reopened:
+        entries = list(reopened.entries())
+    verify(entries)
+    report = display.checker.report()
+    return {
+        "table": table_id,
+        "game": game.value,
+        "seating": seating,
+        "rounds": crew.rounds_ended,
+        "finished": finished,
+        "seconds": round(time.monotonic() - started, 1),
+        "irregularities": crew.irregularities,
+        "refused": [r["reason"] for r in crew.replies if not r.get("ok")],
+        "display": report,
+        "journal": {"rows": len(entries), "chain": "intact"},
+    }
 
 
 def run(args: argparse.Namespace) -> int:
-    """Deal, decide, settle and print the rounds, then a tally per game."""
-    rng = random.Random(args.seed)
-    ids = [GameId(args.game)] if args.game else list(GameId)
-    for game_id in ids:
-        game = load_game(game_id)
-        info = game.info
-        boxes = (
-            args.boxes
-            if Seating.BOXES in game.config.seating and info.seating is Seating.BOXES
-            else 1
-        )
-        qualifier = info.dealer_qualifier.describe() if info.dealer_qualifier else "none"
-        print(
-            f"\n=== {info.title} ({info.id}, seed {info.seed}) — dealer qualifies with: {qualifier}"
-        )
-        side = next(s for s in game.initial_spots if s is not Spot.ANTE)
-        bets = {
-            Spot.ANTE: game.config.limits[Spot.ANTE].minimum,
-            side: game.config.limits[side].minimum,
-        }
-        staked = returned = Fraction(0)
-        for number in range(1, args.hands + 1):
-            round_ = deal_showdown(info, boxes, rng)
-            dealer = round_.dealer
-            q = (
-                ""
-                if info.dealer_qualifier is None
-                else ("  qualifies" if round_.dealer_qualifies else "  does NOT qualify")
-            )
-            print(f"round {number}: board {format_cards(round_.board, pretty=True)}")
-            print(f"  dealer  {format_cards(dealer.hole, pretty=True):<8} {dealer.value.name}{q}")
-            for i, seat in enumerate(round_.boxes):
-                decisions = decide(game, round_, i, args.seed + number)
-                cards = RoundCards(seat.hole, dealer.hole, round_.board)
-                settlement = game.settle(cards, bets, decisions)
-                staked += settlement.staked
-                returned += settlement.returned
-                label = seat.name if boxes > 1 else "player"
-                hand = f"{format_cards(seat.hole, pretty=True):<8} {seat.value.name:<30}"
-                net = format_amount(settlement.net)
-                print(
-                    f"  {label:<7} {hand} {'/'.join(decisions):<22} {show(settlement)}  net {net}"
-                )
-        print(
-            f"  staked {format_amount(staked)}, returned {format_amount(returned)}, "
-            f"player result {format_amount(returned - staked)}"
-        )
-    return 0
+    """Run every chosen game's table in turn and print the summary."""
+    games = [GameId(args.game)] if args.game else list(GameId)
+    stack = contextlib.ExitStack()
+    with stack:
+        if args.broker:
+            address = parse_broker_url(args.broker)
+            if address.username and address.password is None:
+                address = BrokerAddress(address.host, address.port, address.username,
+                                        f"{address.username}-dev")
+        else:
+            from drivers.mqtt.embedded import EmbeddedBroker
+
+            broker = stack.enter_context(EmbeddedBroker())
+            address = BrokerAddress("127.0.0.1", broker.port)
+            print(f"embedded MQTT broker on {broker.url}", flush=True)
+        folder = args.journal_dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        folder.mkdir(parents=True, exist_ok=True)
+        live = None
+        if sys.stdout.isatty() and not args.quiet:
+            from rich.live import Live
+
+            live = stack.enter_context(Live(refresh_per_second=8, transient=True))
+        summaries = []
+        for game in games:
+            summaries.append(run_table(game, args, address, folder, live))
+            s = summaries[-1]
+            if live is not None:
+                live.update("")
+            outcomes = [r["outcome"] for r in s["rounds"]]
+            print(f"\n=== {s['game']} (table {s['table']}, {s['seating']}): "
+                  f"{len(outcomes)} rounds in {s['seconds']} s: {', '.join(outcomes)}")
+            for note in s["irregularities"]:
+                print(f"  irregularity: {note}")
+            for reason in s["refused"]:
+                print(f"  refused: {reason}")
+            d = s["display"]
+            print(f"  player display: {d['messages']} messages, {d['gaps']} gaps, "
+                  f"findings: {d['findings'] or 'none'}")
+            print(f"  journal: {s['journal']['rows']} rows, hash chain intact")
+    ok = all(s["finished"] and not s["display"]["findings"] for s in summaries)
+    print("\ndemo " + ("complete" if ok else "FAILED: see above"))
+    return 0 if ok else 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -116,6 +116,8 @@ class ShoeSimulator:
         model: str = "tablectl-sim",
         firmware: str = "1.0.0",
         device_id: str = "reader-1",
+        locked: bool = False,
+        endless: bool = False,
     ) -> None:
         self.dialect = Dialect(dialect)
         self.link: Link = make_link(link) if isinstance(link, str) else link
@@ -143,7 +145,11 @@ class ShoeSimulator:
         self.done = threading.Event()
         """Set once every card is drawn and (framed) acknowledged, or on failure."""
         self.error: BaseException | None = None
-        self.locked = False
+        self.locked = locked
+        """Whether the gate is shut (a real shoe powers up locked until the host says)."""
+        self.endless = endless
+        """Shuffle a fresh deck whenever one runs out (a studio's shuffler), forever."""
+        self._swap = threading.Event()
         self.boot = 1
         self.reboots = 0
         self.disconnects = 0
@@ -195,6 +201,18 @@ class ShoeSimulator:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def new_deck(self) -> None:
+        """Set the rest of the current deck aside and load a freshly shuffled one (between
+        rounds, as a studio's shuffler does); needs ``endless``."""
+        self._swap.set()
+
+    def _deck_stream(self) -> Iterator[list[Card]]:
+        yield from self.decks
+        while self.endless and not self._stop.is_set():
+            deck = STANDARD_52.shuffled(self.rng)
+            self.decks.append(deck)
+            yield deck
+
     def expected_cards(self) -> list[Card]:
         """The cards the host must deliver, in order: those whose fate is ``read``."""
         return [d.card for d in self.log if d.fate is Fate.READ]
@@ -227,15 +245,14 @@ class ShoeSimulator:
             self._jsonl({"type": "boot", "fw_version": self.firmware})
         index = 0
         last_beat = time.monotonic()
-        for deck_number, deck in enumerate(self.decks, start=1):
+        for deck_number, deck in enumerate(self._deck_stream(), start=1):
             if self.dialect is Dialect.FRAMED:
                 self._serve_until_idle()
                 self._queue_record(
                     MessageType.DECK_LOADED, deck_payload(0, f"deck-{deck_number}")[2:]
                 )
             for card in deck:
-                index += 1
-                while not self._stop.is_set():
+                while not self._stop.is_set() and not self._swap.is_set():
                     now = time.monotonic()
                     if self.dialect is Dialect.FRAMED and now - last_beat >= self.heartbeat:
                         last_beat = now
@@ -254,6 +271,10 @@ class ShoeSimulator:
                         break
                 if self._stop.is_set():
                     return
+                if self._swap.is_set():  # the dealer changed decks: the rest is set aside
+                    self._swap.clear()
+                    break
+                index += 1
                 self._draw(index, card)
                 if self.rate > 0:
                     self._next_card_at = time.monotonic() + self.rng.uniform(0.7, 1.3) / self.rate

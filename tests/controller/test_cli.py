@@ -100,8 +100,8 @@ def test_math_counts_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "3,060" in out and "98,280" in out
 
 
-def test_demo_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "demo", "--hands", "2", "--seed", "11")
+def test_deal_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "deal", "--hands", "2", "--seed", "11")
     assert status == 0
     for title in (
         "Texas Hold'em Bonus",

@@ -1,0 +1,190 @@
+"""Pydantic models of a running table's configuration (``config/tables/*.toml``) and its loader.
+
+One file describes one table: its game and seating, its timers, the journal it writes, the
+broker it publishes to, its shoe and its camera. The shoe and the broker are chosen by
+``kind`` (a discriminated union), so the same file runs on real hardware or on the
+simulators. A bad file is refused with the file, the field and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from controller.errors import ConfigError
+from controller.games import GameId, Seating
+
+__all__ = [
+    "TABLES_DIR",
+    "BrokerSettings",
+    "CameraSettings",
+    "EmbeddedBrokerSettings",
+    "SerialShoe",
+    "SimulatedShoe",
+    "TableFile",
+    "TableSettings",
+    "load_table",
+    "parse_table_text",
+]
+
+TABLES_DIR = Path(__file__).resolve().parent / "tables"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSettings(_Strict):
+    """The table itself."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id, used in topics")
+    game: GameId
+    seating: Seating
+    boxes: int = Field(default=7, ge=1, le=7, description="player boxes at a boxes table")
+    journal: str = Field(description="the journal file; relative paths are from the config")
+    betting_seconds: float | None = Field(default=None, gt=0)
+    decision_seconds: float | None = Field(default=None, gt=0)
+    yellow_seconds: float = Field(default=5.0, ge=0, description="the betting light's yellow")
+    confirm_payments: bool = False
+    seats: list[str] = Field(default_factory=list, description="studio seat ids: 1, 2, ...")
+    balance: Fraction | None = Field(default=None, ge=0, description="each seat's start")
+
+    @field_validator("balance", mode="before")
+    @classmethod
+    def _exact(cls, value: object) -> object:
+        return Fraction(str(value)) if isinstance(value, int | float | str) else value
+
+    @field_validator("seats")
+    @classmethod
+    def _seat_ids(cls, seats: list[str]) -> list[str]:
+        for seat in seats:
+            if not seat or "/" in seat or "+" in seat or "#" in seat or ":" in seat:
+                raise ValueError(f"seat id {seat!r}: expected letters and digits such as '3'")
+        if len(set(seats)) != len(seats):
+            raise ValueError("seat ids must be unique")
+        return seats
+
+    @property
+    def hands(self) -> tuple[str, ...]:
+        """The player hands: ``box 1`` … or the one shared ``player`` hand."""
+        if self.seating is Seating.BOXES:
+            return tuple(f"box {i}" for i in range(1, self.boxes + 1))
+        return ("player",)
+
+    @property
+    def balances(self) -> dict[str, Fraction] | None:
+        """Studio seats' starting balances (None at a cash table)."""
+        if self.balance is None:
+            return None
+        return {f"seat:{s}": self.balance for s in self.seats}
+
+
+class BrokerSettings(_Strict):
+    """A real MQTT 3.1.1 broker."""
+
+    kind: Literal["mqtt"] = "mqtt"
+    url: str = Field(description="mqtt://[user@]host[:port]")
+    password_env: str | None = Field(
+        default=None, description="environment variable holding the password"
+    )
+    client_id: str | None = None
+
+    def password(self) -> str | None:
+        """The password from the environment, if one is configured."""
+        return os.environ.get(self.password_env) if self.password_env else None
+
+
+class EmbeddedBrokerSettings(_Strict):
+    """An in-process broker on a free loopback port (demos and machines without a broker)."""
+
+    kind: Literal["embedded"] = "embedded"
+
+
+class SerialShoe(_Strict):
+    """A shoe on a serial port (or any pyserial URL: ``socket://``, ``rfc2217://``)."""
+
+    kind: Literal["serial"] = "serial"
+    port: str
+    dialect: Literal["framed", "uspc", "jsonl"] = "framed"
+    baud: int = Field(default=9600, gt=0)
+    deck_map: str | None = None
+
+
+class SimulatedShoe(_Strict):
+    """The shoe simulator on a pseudo-terminal, speaking the real wire protocol."""
+
+    kind: Literal["simulated"] = "simulated"
+    dialect: Literal["framed", "uspc", "jsonl"] = "framed"
+    seed: int | None = None
+    rate: float = Field(default=2.0, gt=0, description="cards per second")
+    faults: str = ""
+
+
+class NoShoe(_Strict):
+    """No shoe: cards are entered by hand (tests, training)."""
+
+    kind: Literal["none"] = "none"
+
+
+class CameraSettings(_Strict):
+    """The overhead camera; off means the table runs on the shoe alone."""
+
+    enabled: bool = False
+    source: str | None = Field(default=None, description="device index, file or RTSP URL")
+    zones: str | None = Field(default=None, description="zone layout file")
+
+
+ShoeSettings = Annotated[SerialShoe | SimulatedShoe | NoShoe, Field(discriminator="kind")]
+BrokerChoice = Annotated[BrokerSettings | EmbeddedBrokerSettings, Field(discriminator="kind")]
+
+
+class TableFile(_Strict):
+    """A whole table configuration file."""
+
+    table: TableSettings
+    broker: BrokerChoice = Field(default_factory=EmbeddedBrokerSettings)
+    shoe: ShoeSettings = Field(default_factory=NoShoe)
+    camera: CameraSettings = Field(default_factory=CameraSettings)
+
+    @model_validator(mode="after")
+    def _coherent(self) -> TableFile:
+        t = self.table
+        if t.seating is Seating.SHARED and not t.seats:
+            raise ValueError("table.seats: a shared-hand table needs its remote seats")
+        if t.balance is not None and not t.seats:
+            raise ValueError("table.balance: balances are for studio seats; list table.seats")
+        return self
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "(file)"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def parse_table_text(text: str, source: str) -> TableFile:
+    """Validate a table file's text; errors name ``source``, the field and the reason."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    try:
+        return TableFile.model_validate(raw)
+    except ValidationError as error:
+        raise ConfigError(f"{source}: {_describe(error)}") from None
+
+
+def load_table(path: Path) -> TableFile:
+    """Read and validate one table file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    return parse_table_text(text, str(path))

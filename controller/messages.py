@@ -1,0 +1,217 @@
+"""The MQTT payloads: versioned pydantic models, one per message an audience receives.
+
+Every message the controller publishes carries the schema version ``v``, the table, the
+``birth`` counter (one more each time the controller connects to the broker, as in
+Sparkplug B) and ``seq``, a sequence number that wraps at 65,536 and counts every message of
+one audience's stream (its state, events and replies). A subscriber that sees a gap asks for
+a rebirth and resynchronises on the next state message. Commands come in as
+:class:`Command`; each gets one :class:`Reply` with the same correlation ``id``.
+
+The JSON Schema of every model is exported to ``docs/schemas/`` by
+``tablectl topics schemas``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "MESSAGE_MODELS",
+    "SCHEMA_VERSION",
+    "SEQ_MODULO",
+    "CardView",
+    "Command",
+    "DealerState",
+    "EventMessage",
+    "HandView",
+    "PitState",
+    "PublicState",
+    "Reply",
+    "RoundSummary",
+    "SeatState",
+    "StakeView",
+    "TimerView",
+]
+
+SCHEMA_VERSION: Literal[1] = 1
+SEQ_MODULO = 65_536
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Envelope(_Model):
+    v: Literal[1] = Field(default=SCHEMA_VERSION, description="schema version")
+    table: str = Field(description="table id")
+    birth: int = Field(ge=0, description="the controller's birth counter")
+    seq: int = Field(ge=0, lt=SEQ_MODULO, description="sequence number in this stream")
+    at: float = Field(description="the table time of the input this message answers (Unix s)")
+
+
+class CardView(_Model):
+    """One dealt card as an audience sees it: ``card`` is null while it is hidden from it."""
+
+    position: str = Field(description="box 3, player, dealer or board")
+    index: int = Field(ge=1, description="1 for the position's first card")
+    face: Literal["up", "down"]
+    card: str | None = Field(description="the card code (AS, TD, ...), or null while hidden")
+
+
+class TimerView(_Model):
+    """A running timer: betting (traffic lights) or decisions."""
+
+    name: Literal["betting", "decision"]
+    deadline: float
+    remaining: float = Field(ge=0)
+    light: Literal["green", "yellow", "red"]
+
+
+class HandView(_Model):
+    """A player hand (or the dealer's) at the showdown, as far as this audience may see it."""
+
+    hand: str
+    cards: list[str | None]
+    name: str | None = Field(description="the hand's spoken name, once its cards are shown")
+    folded: bool = False
+    result: str | None = Field(
+        default=None, description="the main bet's result for this hand: win, lose or push"
+    )
+
+
+class RoundSummary(_Model):
+    """How the last round ended."""
+
+    round_id: str
+    outcome: str = Field(description="complete, void or no bets")
+    dealer: HandView | None = None
+    board: list[str] = Field(default_factory=list)
+    hands: list[HandView] = Field(default_factory=list)
+
+
+class PublicState(_Envelope):
+    """Retained on ``tablectl/<t>/state``: what any display and any player may see."""
+
+    type: Literal["state"] = "state"
+    audience: Literal["public"] = "public"
+    game: str
+    title: str
+    phase: str
+    round_id: str | None
+    next: str = Field(description="what the table waits for, in words")
+    next_position: str | None = Field(description="the position the next card goes to")
+    hands_in_play: list[str]
+    cards: list[CardView]
+    timers: list[TimerView]
+    halted: bool
+    last_round: RoundSummary | None
+    limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
+
+
+class StakeView(_Model):
+    """One seat's bets on one hand, its decisions, and what it may decide now."""
+
+    hand: str
+    seat: str
+    bets: dict[str, str]
+    decisions: list[str]
+    options: list[str] = Field(description="what this stake may decide now (empty: nothing)")
+    dark: bool = False
+
+
+class SeatState(_Envelope):
+    """Retained on ``tablectl/<t>/seat/seat-<id>/state``: one seat's own view."""
+
+    type: Literal["state"] = "state"
+    audience: Literal["seat"] = "seat"
+    seat: str
+    phase: str
+    round_id: str | None
+    balance: str | None = Field(description="null at a cash table")
+    stakes: list[StakeView]
+    cards: list[CardView] = Field(description="the cards of this seat's hands it may see")
+    settlements: list[dict[str, Any]] = Field(description="this seat's settlements, last round")
+
+
+class DealerState(_Envelope):
+    """Retained on ``tablectl/<t>/dealer/state``: the dealer console (no hidden card faces)."""
+
+    type: Literal["state"] = "state"
+    audience: Literal["dealer"] = "dealer"
+    phase: str
+    round_id: str | None
+    next: str
+    next_position: str | None
+    halt_reason: str
+    cards: list[CardView]
+    stakes: list[StakeView]
+    payments_due: list[dict[str, str]] = Field(description="hand, seat, amount to pay")
+    hardware: dict[str, Any]
+
+
+class PitState(_Envelope):
+    """Retained on ``tablectl/<t>/pit/state``: everything, hidden cards included."""
+
+    type: Literal["state"] = "state"
+    audience: Literal["pit"] = "pit"
+    phase: str
+    round_id: str | None
+    next: str
+    halt_reason: str
+    deck_id: str
+    cards: list[CardView]
+    stakes: list[StakeView]
+    balances: dict[str, str]
+    settlements: list[dict[str, Any]]
+    corrections: list[dict[str, Any]]
+    removed: list[str]
+    stray: list[str]
+    hardware: dict[str, Any]
+    rounds_started: int
+
+
+class EventMessage(_Envelope):
+    """One event on an audience's event stream (``events`` or, for the pit, ``alerts``)."""
+
+    type: Literal["event"] = "event"
+    event: str = Field(description="card, phase, reveal, round_ended, halted, settled, ...")
+    data: dict[str, Any]
+
+
+class Reply(_Envelope):
+    """The answer to one command, on the sender's ``reply`` topic."""
+
+    type: Literal["reply"] = "reply"
+    id: str = Field(description="the command's correlation id")
+    command: str
+    ok: bool
+    reason: str = Field(default="", description="why the command was refused")
+
+
+class Command(_Model):
+    """A command on a ``cmd`` topic: the event's own fields beside these three.
+
+    ``{"v": 1, "id": "c-17", "command": "place_bet", "hand": "player", "spot": "ante",
+    "amount": "10"}``. The topic says who sends it; a seat's own id is filled in.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    v: Literal[1] = SCHEMA_VERSION
+    id: str = Field(min_length=1, max_length=64, description="correlation id for the reply")
+    command: str = Field(min_length=1, max_length=40)
+    by: str | None = Field(default=None, max_length=40, description="pit manager's name")
+
+
+#: every published model and its schema file name under docs/schemas/
+MESSAGE_MODELS: dict[str, type[BaseModel]] = {
+    "public-state": PublicState,
+    "seat-state": SeatState,
+    "dealer-state": DealerState,
+    "pit-state": PitState,
+    "event": EventMessage,
+    "reply": Reply,
+    "command": Command,
+}

@@ -1,0 +1,162 @@
+"""Wiring one table from its configuration file: journal, shoe, MQTT link, service.
+
+:class:`RunningTable` is what ``tablectl run`` and ``tablectl demo`` start: it recovers the
+table from its journal (or starts a new journal), opens the shoe (a serial port, or the
+simulator on a pseudo-terminal), connects to the broker with a retained will, and runs the
+:class:`~controller.service.TableService` until it is stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
+from controller.errors import ConfigError
+from controller.runtime import TableRunner, config_from_header, header_record
+from controller.service import Inbound, TableService
+from controller.topics import Topics
+from drivers.mqtt.client import BrokerAddress, MqttLink
+from drivers.storage.births import BirthCounter
+from drivers.storage.sqlite_journal import SqliteJournal
+
+__all__ = ["RunningTable"]
+
+
+class RunningTable:
+    """One configured table, started and stopped as a whole."""
+
+    def __init__(
+        self,
+        config: TableFile,
+        base: Path,
+        address: BrokerAddress,
+        *,
+        client_id: str | None = None,
+        clock: Any = None,
+    ) -> None:
+        self.config = config
+        t = config.table
+        self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
+        self.journal_path.parent.mkdir(parents=True, exist_ok=True)
+        self.runner = self._open_journal()
+        self.topics = Topics(t.id)
+        self.births = BirthCounter(self.journal_path)
+        kwargs: dict[str, Any] = {"gate": self._gate}
+        if clock is not None:
+            kwargs["clock"] = clock
+        self.simulator: Any = None
+        self.transport: Any = None
+        self.codec: Any = None
+        shoe = config.shoe
+        kwargs["halts_on_shoe_loss"] = (
+            not isinstance(shoe, NoShoe) and getattr(shoe, "dialect", "framed") != "framed"
+        )
+        self.service = TableService.recover(self.runner, **kwargs)
+        self.service.projector.yellow_seconds = t.yellow_seconds
+        self.service.births_source = self.births.next
+        self.service.status["camera"] = {"enabled": config.camera.enabled}
+        self.link = MqttLink(
+            address,
+            client_id or f"tablectl-{t.id}",
+            subscriptions=self.topics.subscriptions,
+            will=(self.topics.status, b"offline"),
+            on_connected=self.service.on_connected,
+            on_disconnected=self.service.on_disconnected,
+            on_message=self.service.on_message,
+        )
+        self.service.publisher = self.link
+
+    def _open_journal(self) -> TableRunner:
+        t = self.config.table
+        path = self.journal_path
+        if path.exists() and len(SqliteJournal(path)):
+            runner = TableRunner.recover(path)
+            header = next(iter(runner.journal.entries())).record
+            have = (header.get("table_id"), header.get("game"))
+            if have != (t.id, t.game.value):
+                runner.close()
+                raise ConfigError(
+                    f"{path}: the journal is of table {have[0]} playing {have[1]}, but the "
+                    f"config says table {t.id} playing {t.game.value}: start a new journal"
+                )
+            return runner
+        header = header_record(
+            t.id, t.game.value, t.seating, t.hands,
+            betting_seconds=t.betting_seconds, decision_seconds=t.decision_seconds,
+            confirm_payments=t.confirm_payments, balances=t.balances,
+        )  # fmt: skip
+        config_from_header(header, str(path))  # the config must build before a row is written
+        import time
+
+        return TableRunner.create(path, header, time.time())
+
+    # ------------------------------------------------------------------ the shoe
+
+    def _shoe_event(self, event: Any) -> None:
+        self.service.put(Inbound("shoe", item=event))
+
+    def _gate(self, locked: bool) -> None:
+        from drivers.shoe.framed import FramedHostCodec, MessageType
+
+        if self.transport is not None and isinstance(self.codec, FramedHostCodec):
+            self.transport.send(
+                self.codec.command(MessageType.LOCK if locked else MessageType.UNLOCK)
+            )
+
+    def _shoe_status(self) -> None:
+        if self.transport is not None:
+            self.service.put(Inbound("hardware", item=("shoe", self.transport.status().to_dict())))
+
+    def _start_shoe(self) -> None:
+        from drivers.shoe import load_deck_map, make_codec
+        from drivers.shoe.events import Connected, Disconnected
+        from drivers.shoe.transport import SerialTransport
+        from simulators.shoe.shoe import ShoeSimulator
+
+        shoe = self.config.shoe
+        if isinstance(shoe, NoShoe):
+            return
+        deck_size = len(self.runner.state.config.game.info.deck.cards)
+        if isinstance(shoe, SimulatedShoe):
+            self.simulator = ShoeSimulator(
+                shoe.dialect, link="pty", seed=shoe.seed, rate=shoe.rate, faults=shoe.faults,
+                locked=True, endless=True,
+            )  # fmt: skip
+            url, dialect, baud, deck_map = self.simulator.start(), shoe.dialect, 115200, None
+        else:
+            assert isinstance(shoe, SerialShoe)
+            url, dialect, baud = shoe.port, shoe.dialect, shoe.baud
+            deck_map = load_deck_map(shoe.deck_map) if shoe.deck_map else None
+        self.codec = make_codec(dialect, deck_map, deck_size=deck_size)
+
+        def deliver(event: Any) -> None:
+            self._shoe_event(event)
+            if isinstance(event, Connected | Disconnected):
+                self._shoe_status()
+                if isinstance(event, Connected):  # a shoe comes up unlocked: shut the gate
+                    self._gate(self.runner.state.phase.value != "dealing")
+
+        self.transport = SerialTransport(url, self.codec, deliver, baudrate=baud)
+        self.transport.start()
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> None:
+        """Start the table thread, the shoe and the broker link."""
+        self.service.start()
+        self._start_shoe()
+        self.link.start()
+
+    def stop(self) -> None:
+        """Stop cleanly: mark the table offline, close the shoe, the link and the journal."""
+        self.service.stop()
+        self.link.stop(farewell=(self.topics.status, b"offline"))
+        if self.transport is not None:
+            self.transport.stop()
+        if self.simulator is not None:
+            with contextlib.suppress(Exception):
+                self.simulator.stop()
+        self.births.close()
+        self.runner.close()

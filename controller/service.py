@@ -1,0 +1,481 @@
+"""The running table: drivers in, the state machine in the middle, MQTT out (composition root).
+
+One :class:`TableService` owns one table. Everything that happens to the table arrives on
+one queue and is handled by one thread, in order: commands from the dealer console, the pit
+manager and the seats (MQTT), cards and faults from the shoe, seats going offline, the
+clock's deadlines, rebirth requests and the broker coming back. Each input that is an event
+is journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
+:class:`~controller.views.Projector` turns the step into one message per audience.
+
+What it survives: the broker restarting (it reconnects and republishes every state under a
+new birth), its own death (``recover`` replays the journal and halts a round that was in
+play, so the dealer checks the layout before resuming or voiding it), the shoe unplugged
+and back (published as hardware status; a dialect without sequence numbers halts dealing,
+because a card may have been read while it was away).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from controller.errors import TableError
+from controller.events import (
+    Action,
+    CardDrawn,
+    Event,
+    Halt,
+    MalformedEvent,
+    SeatDisconnected,
+    Tick,
+    event_from_json,
+)
+from controller.messages import Command
+from controller.runtime import TableRunner, replay
+from controller.table import ROLES, Phase, TableState, new_table
+from controller.topics import Sender, Topics
+from controller.views import PIT, Outgoing, Projector
+
+__all__ = ["Inbound", "Publisher", "TableService", "parse_command"]
+
+STOP = "stop"
+
+
+class Publisher(Protocol):
+    """Where the service's messages go (the MQTT link, or a list in tests)."""
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
+        """Publish one message; False when it could not be sent."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """One input to the table's thread: ``kind`` and what it carries."""
+
+    kind: str  # command, shoe, presence, rebirth, connected, disconnected, event, stop
+    topic: str = ""
+    payload: bytes = b""
+    item: Any = None
+    done: threading.Event | None = field(default=None, compare=False)
+    result: list[Any] = field(default_factory=list, compare=False)
+
+
+class CommandRejected(TableError):
+    """A command that is malformed or that its sender may not send; nothing changes."""
+
+    def __init__(self, command_id: str, command: str, reason: str) -> None:
+        super().__init__(reason)
+        self.command_id = command_id
+        self.command = command
+
+
+def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
+    """A command payload from ``sender`` → (correlation id, event); raises CommandRejected.
+
+    >>> cid, event = parse_command(Sender("seat", "3"),
+    ...     b'{"v": 1, "id": "c1", "command": "decide", "hand": "player", "option": "check"}')
+    >>> cid, event.actor, event.seat
+    ('c1', 'seat:3', 'seat:3')
+    """
+    try:
+        raw = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        reason = f"expected a JSON object, got {payload[:60]!r}: {error}"
+        raise CommandRejected("", "", reason) from None
+    if not isinstance(raw, dict):
+        raise CommandRejected("", "", f"expected a JSON object, got {type(raw).__name__}")
+    command_id = str(raw.get("id", ""))[:64]
+    name = str(raw.get("command", ""))[:40]
+    try:
+        command = Command.model_validate(raw)
+    except ValidationError as error:
+        reasons = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(message)'}: {e['msg']}"
+            for e in error.errors()
+        )
+        raise CommandRejected(command_id, name, reasons) from None
+    if sender.role == "seat":
+        actor = f"seat:{sender.seat}"
+    elif sender.role == "pit":
+        actor = f"pit:{command.by or 'pit'}"
+    else:
+        actor = sender.role
+    doc: dict[str, Any] = dict(command.model_extra or {})
+    if "actor" in doc or "kind" in doc:
+        raise CommandRejected(
+            command.id,
+            command.command,
+            "the fields 'actor' and 'kind' come from the topic and 'command'",
+        )
+    if sender.role == "seat":
+        claimed = doc.get("seat", actor)
+        if claimed not in (actor, sender.seat):
+            raise CommandRejected(command.id, command.command, f"{actor} may not act for {claimed}")
+        if "seat" in doc or command.command in _SEAT_FIELD:
+            doc["seat"] = actor
+    try:
+        event = event_from_json({"kind": command.command, "actor": actor, **doc})
+    except MalformedEvent as error:
+        raise CommandRejected(command.id, command.command, str(error)) from None
+    allowed = ROLES.get(type(event), frozenset())
+    if sender.role not in allowed:
+        raise CommandRejected(
+            command.id,
+            command.command,
+            f"{command.command} may not come from the {sender.role}: only "
+            + ", ".join(sorted(allowed)),
+        )
+    return command.id, event
+
+
+#: seat commands whose ``seat`` field is filled in from the topic
+_SEAT_FIELD = frozenset({"place_bet", "undo_bet", "clear_bets", "rebet", "double", "decide"})
+
+
+class TableService:
+    """One running table: a thread that journals and applies inputs, and publishes views."""
+
+    def __init__(
+        self,
+        runner: TableRunner,
+        publisher: Publisher | None = None,
+        *,
+        projector: Projector | None = None,
+        clock: Callable[[], float] = time.time,
+        gate: Callable[[bool], None] | None = None,
+        halts_on_shoe_loss: bool = False,
+    ) -> None:
+        self.runner = runner
+        self.publisher = publisher
+        self.topics = Topics(runner.state.config.table_id)
+        self.projector = projector or Projector(self.topics, hardware=self.hardware)
+        self.clock = clock
+        self.gate = gate
+        self.halts_on_shoe_loss = halts_on_shoe_loss
+        self.inbox: queue.Queue[Inbound] = queue.Queue()
+        self.status: dict[str, Any] = {
+            "shoe": {"connected": None},
+            "camera": {"enabled": False},
+            "broker": {"connected": False, "births": 0},
+        }
+        self.published = 0
+        self.rejected = 0
+        self._thread: threading.Thread | None = None
+        self._last_rebirth = 0.0
+        self.error: BaseException | None = None
+        self.listeners: list[Callable[[Event, list[Action]], None]] = []
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def recover(cls, runner: TableRunner, **kwargs: Any) -> TableService:
+        """A service for a table rebuilt from its journal (the projector replays it too)."""
+        service = cls(runner, **kwargs)
+        previous: TableState | None = None
+        for step in replay(runner.journal, str(getattr(runner.journal, "path", "journal"))):
+            before = previous if previous is not None else new_table(step.state.config)
+            service.projector.observe(before, step.state, step.actions)
+            previous = step.state
+        return service
+
+    # ------------------------------------------------------------------ control
+
+    @property
+    def state(self) -> TableState:
+        """The table's current state."""
+        return self.runner.state
+
+    def start(self) -> None:
+        """Start the table's thread (halting a round the journal left in play)."""
+        if self._thread is not None:
+            raise RuntimeError("the table is already running")
+        self._thread = threading.Thread(
+            target=self._main, name=f"table {self.topics.table_id}", daemon=True
+        )
+        self._thread.start()
+        state = self.runner.state
+        if state.round is not None and state.phase is not Phase.HALTED:
+            self.put(
+                Inbound(
+                    "event",
+                    item=Halt(
+                        actor="system",
+                        reason=(
+                            "the controller restarted mid-round: check the layout against "
+                            "the round's cards, then resume or void the round"
+                        ),
+                    ),
+                )
+            )
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish what is queued, then stop the thread."""
+        if self._thread is None:
+            return
+        self.inbox.put(Inbound(STOP))
+        self._thread.join(timeout)
+        self._thread = None
+
+    def put(self, inbound: Inbound) -> None:
+        """Queue an input (thread-safe; callable from paho's and the shoe's threads)."""
+        self.inbox.put(inbound)
+
+    def submit(self, event: Event, timeout: float = 5.0) -> list[Action]:
+        """Queue ``event`` and wait for its actions (for tools and tests)."""
+        done = threading.Event()
+        inbound = Inbound("event", item=event, done=done)
+        self.inbox.put(inbound)
+        if not done.wait(timeout):
+            raise TableError(f"the table did not handle {event.kind} within {timeout} s")
+        actions: list[Action] = inbound.result
+        return actions
+
+    def sync(self, timeout: float = 5.0) -> None:
+        """Wait until everything queued before this call has been handled."""
+        done = threading.Event()
+        self.inbox.put(Inbound("sync", done=done))
+        if not done.wait(timeout):
+            raise TableError(f"the table's queue did not drain within {timeout} s")
+
+    def hardware(self) -> dict[str, Any]:
+        """Shoe, camera and broker status, as published to the dealer and the pit."""
+        return json.loads(json.dumps(self.status, default=str))  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ MQTT callbacks
+
+    def on_connected(self) -> None:
+        """The broker accepted the link: a new birth follows (in the table's thread)."""
+        self.put(Inbound("connected"))
+
+    def on_disconnected(self, reason: str) -> None:
+        """The broker went away."""
+        self.put(Inbound("disconnected", payload=reason.encode()))
+
+    def on_message(self, topic: str, payload: bytes) -> None:
+        """A message on a subscribed topic."""
+        if topic == self.topics.rebirth:
+            self.put(Inbound("rebirth"))
+        elif self.topics.presence_of(topic) is not None:
+            self.put(Inbound("presence", topic=topic, payload=payload))
+        else:
+            self.put(Inbound("command", topic=topic, payload=payload))
+
+    # ------------------------------------------------------------------ the thread
+
+    def _deadline(self) -> float | None:
+        rnd = self.runner.state.round
+        if rnd is None:
+            return None
+        phase = self.runner.state.phase
+        deadline = (
+            rnd.betting_deadline
+            if phase is Phase.BETTING
+            else rnd.decision_deadline
+            if phase is Phase.DECIDING
+            else None
+        )
+        if deadline is None:
+            return None
+        yellow = deadline - self.projector.yellow_seconds
+        now = self.clock()
+        return yellow if yellow > now else deadline
+
+    def _main(self) -> None:
+        try:
+            self._loop()
+        except BaseException as error:  # recorded for the runner to report, then re-raised
+            self.error = error
+            raise
+
+    def _loop(self) -> None:
+        while True:
+            deadline = self._deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            try:
+                inbound = self.inbox.get(timeout=timeout)
+            except queue.Empty:
+                self._on_timer()
+                continue
+            if inbound.kind == STOP:
+                return
+            try:
+                self._handle(inbound)
+            finally:
+                if inbound.done is not None:
+                    inbound.done.set()
+
+    def _on_timer(self) -> None:
+        state = self.runner.state
+        rnd = state.round
+        if rnd is None:
+            return
+        now = self.clock()
+        deadline = rnd.betting_deadline if state.phase is Phase.BETTING else rnd.decision_deadline
+        if deadline is not None and now >= deadline:
+            self._apply(Tick(actor="timer"), now)
+        else:  # the light turned yellow: the public view changes, nothing is journaled
+            self._publish(self.projector.states(state, now)[:1])
+
+    def _handle(self, inbound: Inbound) -> None:
+        now = self.clock()
+        match inbound.kind:
+            case "event":
+                inbound.result.extend(self._apply(inbound.item, now))
+            case "command":
+                self._command(inbound.topic, inbound.payload, now)
+            case "shoe":
+                self._shoe(inbound.item, now)
+            case "presence":
+                seat = self.topics.presence_of(inbound.topic)
+                if seat is not None and inbound.payload.strip() == b"offline":
+                    self._apply(SeatDisconnected(actor="system", seat=f"seat:{seat}"), now)
+            case "rebirth":
+                if now - self._last_rebirth >= 0.2:  # a burst of requests is one rebirth
+                    self._last_rebirth = now
+                    self._publish(self.projector.states(self.runner.state, now))
+            case "connected":
+                births = self.status["broker"]["births"] = self.status["broker"]["births"] + 1
+                self.status["broker"]["connected"] = True
+                self.projector.new_birth(self._next_birth(births))
+                self._publish_status(b"online")
+                self._publish(self.projector.states(self.runner.state, now))
+            case "disconnected":
+                self.status["broker"]["connected"] = False
+                self.status["broker"]["last_error"] = inbound.payload.decode()
+            case "hardware":
+                name, status = inbound.item
+                self.status[name] = status
+                self._publish(self.projector.states(self.runner.state, now)[1:3])
+            case "sync":
+                pass
+            case _:
+                raise TableError(f"unknown input {inbound.kind!r}")
+
+    births_source: Callable[[], int] | None = None
+
+    def _next_birth(self, fallback: int) -> int:
+        return self.births_source() if self.births_source is not None else fallback
+
+    def _apply(self, event: Event, now: float) -> list[Action]:
+        before = self.runner.state
+        actions = self.runner.submit(event, now)
+        after = self.runner.state
+        self._publish(self.projector.step(before, after, actions, now))
+        for action in actions:
+            if action.kind == "shoe_gate" and self.gate is not None:
+                self.gate(bool(action.data["locked"]))
+        for listener in self.listeners:
+            listener(event, actions)
+        return actions
+
+    def _command(self, topic: str, payload: bytes, now: float) -> None:
+        sender = self.topics.sender_of(topic)
+        if sender is None:
+            return
+        audience = f"seat:{sender.seat}" if sender.role == "seat" else sender.role
+        try:
+            command_id, event = parse_command(sender, payload)
+        except CommandRejected as error:
+            self.rejected += 1
+            reason = str(error)
+            self._publish(
+                [
+                    self.projector.reply(
+                        audience, error.command_id, error.command, False, reason, now
+                    )
+                ]
+            )
+            self._publish(
+                [
+                    self.projector.event(
+                        PIT,
+                        self.topics.pit.events,
+                        "command_rejected",
+                        {"from": audience, "command": error.command, "reason": reason},
+                        now,
+                    )
+                ]
+            )
+            return
+        actions = self._apply(event, now)
+        refused = next(
+            (a for a in actions if a.kind == "refused" and a.data.get("command") == event.kind),
+            None,
+        )
+        reason = "" if refused is None else str(refused.data.get("reason", ""))
+        self._publish(
+            [self.projector.reply(audience, command_id, event.kind, refused is None, reason, now)]
+        )
+
+    def _shoe(self, event: Any, now: float) -> None:
+        from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
+
+        state = self.runner.state
+        if isinstance(event, CardRead):
+            if event.burn:
+                self._alert("info", f"burn card read ({event.card}) and set aside", now)
+                return
+            self._apply(CardDrawn(actor="shoe", card=event.card, read=event.record), now)
+            return
+        if isinstance(event, Connected | Disconnected):
+            connected = isinstance(event, Connected)
+            self.status["shoe"] = {**self.status.get("shoe", {}), "connected": connected}
+            if (
+                not connected
+                and self.halts_on_shoe_loss
+                and state.round is not None
+                and state.phase is not Phase.HALTED
+            ):
+                self._apply(
+                    Halt(
+                        actor="shoe",
+                        reason="the shoe was disconnected: a card may "
+                        "have been read while it was away",
+                    ),
+                    now,
+                )
+            else:
+                self._publish(self.projector.states(state, now)[1:3])
+            return
+        if must_halt(event):
+            message = getattr(event, "message", None)
+            text = str(message) if isinstance(message, str) else json.dumps(event.to_dict())
+            if state.round is not None and state.phase is not Phase.HALTED:
+                self._apply(Halt(actor="shoe", reason=f"shoe: {text}"), now)
+            else:
+                self._alert("error", f"shoe: {text}", now)
+
+    def _alert(self, level: str, message: str, now: float) -> None:
+        data = {"level": level, "message": message}
+        self._publish(
+            [
+                self.projector.event(PIT, self.topics.pit.alerts, "alert", data, now),
+                self.projector.event(PIT, self.topics.pit.events, "alert", data, now),
+            ]
+        )
+
+    def _publish_status(self, payload: bytes) -> None:
+        if self.publisher is not None:
+            self.publisher.publish(self.topics.status, payload, retain=True)
+
+    def _publish(self, messages: list[Outgoing]) -> None:
+        if self.publisher is None:
+            return
+        for message in messages:
+            if self.publisher.publish(message.topic, message.payload, retain=message.retain):
+                self.published += 1
+
+
+def journal_path(base: Path, configured: str) -> Path:
+    """The journal file of a table config (relative paths are from the config's folder)."""
+    path = Path(configured)
+    return path if path.is_absolute() else base / path

@@ -1,0 +1,592 @@
+"""What each audience may see of the table, and the messages that tell it.
+
+The :class:`Projector` turns every step of the table (the state before, the state after,
+the actions) into MQTT messages, each built for one audience from what that audience may
+see: the **public** (displays and every player), one **seat**, the **dealer** console and
+the **pit**. Visibility is decided in one place, :func:`visible`:
+
+- a card dealt face up is public, except in a dark box (seed 001: played unseen until the
+  showdown);
+- the dealer's face-down cards become public when the script reveals them (Triple Action
+  shows his first card early); face-down board cards likewise;
+- a player hand's face-down cards are seen by the seats that bet on it (not in a dark box)
+  and become public at the showdown, unless the hand folded;
+- the pit sees every card; nobody else ever sees the shoe's undealt cards, removed or stray
+  cards, corrections, halt reasons (which may name hidden cards) or other seats' money.
+
+The projector keeps the sequence counters and the last round's summary; it does no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from controller.events import Action
+from controller.games import Seating
+from controller.games.rules import Face, Spot, format_amount
+from controller.messages import (
+    SEQ_MODULO,
+    CardView,
+    DealerState,
+    EventMessage,
+    HandView,
+    PitState,
+    PublicState,
+    Reply,
+    RoundSummary,
+    SeatState,
+    StakeView,
+    TimerView,
+)
+from controller.table import Phase, Round, Stake, TableState
+from controller.topics import AudienceTopics, Topics
+
+__all__ = ["PIT", "PUBLIC", "Outgoing", "Projector", "visible"]
+
+PUBLIC = "public"
+DEALER = "dealer"
+PIT = "pit"
+
+#: public event kinds, and the fields of their data the public may read
+_PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    "phase": ("phase", "next"),
+    "no_more_bets": ("round_id",),
+    "reveal": ("what", "cards"),
+    "round_ended": ("round_id", "outcome"),
+    "halted": ("round_id",),
+    "resumed": ("round_id",),
+    "deck_changed": (),
+    "redeal": (),  # the cards on the layout were collected: a display clears them
+    "sequence_restored": (),  # the cards were reassigned: a display takes the next state
+}
+#: event kinds a seat receives when they concern it
+_SEAT_EVENTS = frozenset(
+    {"bet", "bets_taken_back", "decision", "settled", "payment", "seat_disconnected", "alert"}
+)
+#: event kinds the dealer console receives in full
+_DEALER_EVENTS = frozenset(
+    {
+        "phase",
+        "no_more_bets",
+        "bet",
+        "bets_taken_back",
+        "decision",
+        "reveal",
+        "settled",
+        "payment",
+        "round_ended",
+        "halted",
+        "resumed",
+        "alert",
+        "passenger_allowed",
+        "seat_disconnected",
+        "redeal",
+        "sequence_restored",
+        "deck_changed",
+        "ruling",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message to publish."""
+
+    topic: str
+    payload: bytes
+    retain: bool
+    audience: str  # "public", "dealer", "pit" or a seat id
+
+
+def _is_dealer_card_shown(rnd: Round, index: int) -> bool:
+    return "dealer" in rnd.revealed or (index == 1 and "dealer_first" in rnd.revealed)
+
+
+def _showdown(rnd: Round) -> bool:
+    return bool(rnd.settlements) or "showdown" in rnd.revealed
+
+
+def _folded(rnd: Round, hand: str) -> bool:
+    return any(h == hand and s.folded for h, _, s in rnd.settlements)
+
+
+def visible(
+    rnd: Round, position: str, index: int, face: Face, audience: str, *, showdown: bool = False
+) -> bool:
+    """Whether ``audience`` may see the ``index``-th card of ``position`` now.
+
+    ``audience`` is ``public``, ``dealer``, ``pit`` or a seat id (``seat:3``).
+    """
+    if audience == PIT:
+        return True
+    shown_down = showdown or _showdown(rnd)
+    if position == "dealer":
+        return face is Face.UP or _is_dealer_card_shown(rnd, index)
+    if position == "board":
+        return face is Face.UP or "board" in rnd.revealed
+    # a player hand
+    dark = position in rnd.dark
+    if shown_down and not _folded(rnd, position):
+        return True
+    if face is Face.UP and not dark:
+        return True
+    if audience in (PUBLIC, DEALER) or dark:
+        return False
+    return any(s.hand == position and s.seat == audience for s in rnd.stakes)
+
+
+def _card_views(
+    rnd: Round, audience: str, only: Callable[[str], bool] | None = None
+) -> list[CardView]:
+    out: list[CardView] = []
+    count: dict[str, int] = {}
+    for position, card, face in rnd.cards:
+        index = count[position] = count.get(position, 0) + 1
+        if only is not None and not only(position):
+            continue
+        shown = visible(rnd, position, index, face, audience)
+        out.append(
+            CardView(
+                position=position, index=index, face=face.value, card=card.code if shown else None
+            )
+        )
+    return out
+
+
+def _stake_view(state: TableState, rnd: Round, stake: Stake) -> StakeView:
+    options: list[str] = []
+    due = rnd.due
+    if state.phase is Phase.DECIDING and due is not None and due.point is not None:
+        walk = state.config.game.walk(stake.totals(), stake.decisions)
+        if walk.pending is not None and walk.pending.name == due.point.name:
+            options = [o.name for o in due.point.options]
+    return StakeView(
+        hand=stake.hand,
+        seat=stake.seat,
+        bets={spot.value: format_amount(amount) for spot, amount in stake.totals().items()},
+        decisions=list(stake.decisions),
+        options=options,
+        dark=stake.hand in rnd.dark,
+    )
+
+
+class Projector:
+    """Builds every audience's messages from the table's steps; keeps the sequence counters."""
+
+    def __init__(
+        self,
+        topics: Topics,
+        *,
+        birth: int = 0,
+        yellow_seconds: float = 5.0,
+        hardware: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        self.topics = topics
+        self.birth = birth
+        self.yellow_seconds = yellow_seconds
+        self.hardware = hardware or dict
+        self._seq: dict[str, int] = {}
+        self._last_round: RoundSummary | None = None
+        self._last_settlements: dict[str, list[dict[str, Any]]] = {}
+        self._pit_settlements: list[dict[str, Any]] = []
+        self._seats: set[str] = set()
+
+    # ------------------------------------------------------------------ streams
+
+    def _next(self, stream: str) -> int:
+        seq = self._seq.get(stream, -1) + 1
+        seq %= SEQ_MODULO
+        self._seq[stream] = seq
+        return seq
+
+    def _envelope(self, stream: str, now: float) -> dict[str, Any]:
+        return {
+            "table": self.topics.table_id,
+            "birth": self.birth,
+            "seq": self._next(stream),
+            "at": now,
+        }
+
+    @staticmethod
+    def _encode(model: BaseModel) -> bytes:
+        return model.model_dump_json(exclude_none=False).encode()
+
+    def _topics_of(self, audience: str) -> AudienceTopics | None:
+        if audience == PUBLIC:
+            return None
+        if audience == DEALER:
+            return self.topics.dealer
+        if audience == PIT:
+            return self.topics.pit
+        return self.topics.seat(audience)
+
+    def new_birth(self, birth: int) -> None:
+        """A new connection to the broker: every stream starts again at 0."""
+        self.birth = birth
+        self._seq.clear()
+
+    # ------------------------------------------------------------------ states
+
+    def _timers(self, state: TableState, now: float) -> list[TimerView]:
+        rnd = state.round
+        timers: list[TimerView] = []
+        if rnd is None:
+            return timers
+        named: tuple[tuple[Literal["betting", "decision"], float | None, bool], ...] = (
+            ("betting", rnd.betting_deadline, state.phase is Phase.BETTING),
+            ("decision", rnd.decision_deadline, state.phase is Phase.DECIDING),
+        )
+        for name, deadline, running in named:
+            if deadline is None or not running:
+                continue
+            remaining = max(0.0, deadline - now)
+            light: Literal["green", "yellow", "red"] = (
+                "red"
+                if remaining <= 0
+                else "yellow"
+                if remaining <= self.yellow_seconds
+                else "green"
+            )
+            timers.append(
+                TimerView(
+                    name=name,
+                    deadline=deadline,
+                    remaining=round(remaining, 3),
+                    light=light,
+                )
+            )
+        return timers
+
+    def public_state(self, state: TableState, now: float) -> PublicState:
+        """The public view of the table."""
+        rnd = state.round
+        due = rnd.due if rnd is not None else None
+        game = state.config.game
+        limits = {
+            spot.value: [format_amount(lim.minimum), format_amount(lim.maximum)]
+            for spot, lim in game.config.limits.items()
+        }
+        return PublicState(
+            **self._envelope(PUBLIC, now),
+            game=game.info.id.value,
+            title=game.info.title,
+            phase=state.phase.value,
+            round_id=rnd.round_id if rnd else None,
+            next="halted" if state.phase is Phase.HALTED else state.next_due,
+            next_position=(
+                due.position
+                if due is not None and due.kind == "card" and state.phase is Phase.DEALING
+                else None
+            ),
+            hands_in_play=list(rnd.in_play) if rnd else [],
+            cards=_card_views(rnd, PUBLIC) if rnd else [],
+            timers=self._timers(state, now),
+            halted=state.phase is Phase.HALTED,
+            last_round=self._last_round,
+            limits=limits,
+        )
+
+    def seat_state(self, state: TableState, seat: str, now: float) -> SeatState:
+        """One seat's own view."""
+        rnd = state.round
+        balance = state.balance(seat)
+        mine = [s for s in rnd.stakes if s.seat == seat] if rnd else []
+        hands = {s.hand for s in mine}
+        return SeatState(
+            **self._envelope(seat, now),
+            seat=seat,
+            phase=state.phase.value,
+            round_id=rnd.round_id if rnd else None,
+            balance=None if balance is None else format_amount(balance),
+            stakes=[_stake_view(state, rnd, s) for s in mine] if rnd else [],
+            cards=_card_views(rnd, seat, hands.__contains__) if rnd else [],
+            settlements=self._last_settlements.get(seat, []),
+        )
+
+    def dealer_state(self, state: TableState, now: float) -> DealerState:
+        """The dealer console's view: the layout and the money, no hidden card faces."""
+        rnd = state.round
+        due = rnd.due if rnd is not None else None
+        payments: list[dict[str, str]] = []
+        if rnd is not None and state.phase is Phase.SETTLING:
+            paid = {(h, s) for h, s, _ in rnd.paid}
+            payments = [
+                {"hand": h, "seat": s, "amount": format_amount(st.returned)}
+                for h, s, st in rnd.settlements
+                if st.returned > 0 and (h, s) not in paid
+            ]
+        return DealerState(
+            **self._envelope(DEALER, now),
+            phase=state.phase.value,
+            round_id=rnd.round_id if rnd else None,
+            next=state.next_due,
+            next_position=(
+                due.position
+                if due is not None and due.kind == "card" and state.phase is Phase.DEALING
+                else None
+            ),
+            halt_reason=rnd.halt_reason if rnd else "",
+            cards=_card_views(rnd, DEALER) if rnd else [],
+            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            payments_due=payments,
+            hardware=self.hardware(),
+        )
+
+    def pit_state(self, state: TableState, now: float) -> PitState:
+        """Everything."""
+        rnd = state.round
+        return PitState(
+            **self._envelope(PIT, now),
+            phase=state.phase.value,
+            round_id=rnd.round_id if rnd else None,
+            next=state.next_due,
+            halt_reason=rnd.halt_reason if rnd else "",
+            deck_id=state.deck_id,
+            cards=_card_views(rnd, PIT) if rnd else [],
+            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            balances={seat: format_amount(b) for seat, b in state.balances},
+            settlements=self._pit_settlements,
+            corrections=[
+                {"position": p, "index": i, "was": w, "now": n, "by": who, "reason": why}
+                for p, i, w, n, who, why in (rnd.corrections if rnd else ())
+            ],
+            removed=[c.code for c in rnd.removed] if rnd else [],
+            stray=[c.code for c in rnd.stray] if rnd else [],
+            hardware=self.hardware(),
+            rounds_started=state.rounds_started,
+        )
+
+    def _seats_of(self, state: TableState) -> set[str]:
+        seats = {seat for seat, _ in state.balances}
+        if state.round is not None:
+            seats |= {s.seat for s in state.round.stakes}
+        return seats
+
+    def states(self, state: TableState, now: float) -> list[Outgoing]:
+        """Every audience's retained state (a birth or a rebirth)."""
+        self._seats |= self._seats_of(state)
+        out = [
+            Outgoing(self.topics.state, self._encode(self.public_state(state, now)), True, PUBLIC),
+            Outgoing(
+                self.topics.dealer.state, self._encode(self.dealer_state(state, now)), True, DEALER
+            ),
+            Outgoing(self.topics.pit.state, self._encode(self.pit_state(state, now)), True, PIT),
+        ]
+        for seat in sorted(self._seats):
+            out.append(
+                Outgoing(
+                    self.topics.seat(seat).state,
+                    self._encode(self.seat_state(state, seat, now)),
+                    True,
+                    seat,
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------------ steps
+
+    def event(
+        self, audience: str, topic: str, kind: str, data: dict[str, Any], now: float
+    ) -> Outgoing:
+        """One event message on ``audience``'s stream."""
+        message = EventMessage(**self._envelope(audience, now), event=kind, data=data)
+        return Outgoing(topic, self._encode(message), False, audience)
+
+    def observe(self, before: TableState, after: TableState, actions: Iterable[Action]) -> None:
+        """Keep what later views need (the last round's summary, the settlements)."""
+        actions = list(actions)
+        settled_now = [a for a in actions if a.kind == "settled"]
+        if settled_now:
+            self._record_settlements(settled_now)
+        ended = next((a for a in actions if a.kind == "round_ended"), None)
+        if ended is not None:
+            self._last_round = self._summary(before, actions, ended)
+        self._seats |= self._seats_of(after)
+
+    def step(
+        self, before: TableState, after: TableState, actions: Iterable[Action], now: float
+    ) -> list[Outgoing]:
+        """The messages for one handled input: events per audience, then changed states."""
+        actions = list(actions)
+        snapshot = after.round or before.round
+        self.observe(before, after, actions)
+        out: list[Outgoing] = []
+        for action in actions:
+            out += self._route(before, after, snapshot, action, now)
+        if not actions:
+            return out
+        return out + self.states(after, now)
+
+    def _route(
+        self,
+        before: TableState,
+        after: TableState,
+        snapshot: Round | None,
+        action: Action,
+        now: float,
+    ) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        kind, data = action.kind, action.data
+        if kind == "card":
+            out.append(
+                self.event(
+                    PUBLIC,
+                    self.topics.events,
+                    kind,
+                    self._card_for(after, snapshot, data, PUBLIC),
+                    now,
+                )
+            )
+            rnd = after.round or snapshot
+            seats = {s.seat for s in rnd.stakes if s.hand == data["position"]} if rnd else set()
+            for seat in sorted(seats):
+                out.append(
+                    self.event(
+                        seat,
+                        self.topics.seat(seat).events,
+                        kind,
+                        self._card_for(after, snapshot, data, seat),
+                        now,
+                    )
+                )
+        elif kind == "card_corrected":  # a misread corrected: the public sees the new face
+            rnd = after.round or snapshot
+            public = {"position": data["position"], "index": data["index"], "card": None}
+            cards = [(f, c) for p, c, f in rnd.cards if p == data["position"]] if rnd else []
+            index = int(data["index"])
+            if rnd is not None and index <= len(cards):
+                face = cards[index - 1][0]
+                if visible(rnd, str(data["position"]), index, face, PUBLIC):
+                    public["card"] = data["now"]
+            out.append(self.event(PUBLIC, self.topics.events, kind, public, now))
+        elif kind in _PUBLIC_EVENTS:
+            public = {k: data[k] for k in _PUBLIC_EVENTS[kind] if k in data}
+            if kind == "phase" and after.phase is Phase.HALTED:
+                public["next"] = "halted"
+            out.append(self.event(PUBLIC, self.topics.events, kind, public, now))
+        if kind in _SEAT_EVENTS:
+            target = data.get("seat") or data.get("audience")
+            if isinstance(target, str) and target.startswith("seat:"):
+                seat = target
+                out.append(
+                    self.event(
+                        seat, self.topics.seat(seat).events, kind, _staff_copy(kind, data), now
+                    )
+                )
+        if kind == "card":
+            out.append(
+                self.event(
+                    DEALER,
+                    self.topics.dealer.events,
+                    kind,
+                    self._card_for(after, snapshot, data, DEALER),
+                    now,
+                )
+            )
+        elif kind in _DEALER_EVENTS:
+            out.append(
+                self.event(DEALER, self.topics.dealer.events, kind, _staff_copy(kind, data), now)
+            )
+        out.append(self.event(PIT, self.topics.pit.events, kind, data, now))
+        if kind in ("halted", "alert"):
+            out.append(self.event(PIT, self.topics.pit.alerts, kind, data, now))
+        return out
+
+    @staticmethod
+    def _card_for(
+        after: TableState, snapshot: Round | None, data: dict[str, Any], audience: str
+    ) -> dict[str, Any]:
+        """A card event as ``audience`` may see it: the face hidden unless it may see it."""
+        out = dict(data)
+        rnd = after.round or snapshot
+        position = str(data["position"])
+        index = sum(1 for p, _, _ in rnd.cards if p == position) if rnd is not None else 0
+        if rnd is None or not visible(rnd, position, max(index, 1), Face(data["face"]), audience):
+            out["card"] = None
+        return out
+
+    def _record_settlements(self, settled: list[Action]) -> None:
+        by_seat: dict[str, list[dict[str, Any]]] = {}
+        for action in settled:
+            seat = str(action.data.get("seat"))
+            by_seat.setdefault(seat, []).append(_staff_copy("settled", action.data))
+        self._last_settlements = by_seat
+        self._pit_settlements = [a.data for a in settled]
+
+    def _summary(self, before: TableState, actions: list[Action], ended: Action) -> RoundSummary:
+        rnd = before.round
+        outcome = str(ended.data.get("outcome", ""))
+        round_id = str(ended.data.get("round_id", ""))
+        if rnd is None or outcome != "complete":
+            return RoundSummary(round_id=round_id, outcome=outcome)
+        cards: list[tuple[str, Any, Any]] = list(rnd.cards)
+        cards += [
+            (str(a.data["position"]), a.data["card"], a.data["face"])
+            for a in actions
+            if a.kind == "card"
+        ]
+        settled = {str(a.data["hand"]): a.data for a in actions if a.kind == "settled"}
+        for h, _, s in rnd.settlements:
+            settled.setdefault(h, {"folded": s.folded, **s.to_json()})
+
+        def codes(position: str) -> list[str]:
+            return [c if isinstance(c, str) else c.code for p, c, _ in cards if p == position]
+
+        hands: list[HandView] = []
+        dealer_name: str | None = None
+        shared = before.config.seating is Seating.SHARED  # decisions (and results) are per seat
+        for hand in rnd.in_play:
+            doc = settled.get(hand)
+            folded = bool(doc and doc.get("folded")) and not shared
+            name = None
+            result = None
+            if doc is not None and "player_hand" in doc:
+                name = None if folded else str(doc["player_hand"]["name"])
+                dealer_name = str(doc["dealer_hand"]["name"])
+                main = next(
+                    (ln for ln in doc.get("lines", []) if ln.get("spot") == Spot.ANTE.value), None
+                )
+                result = None if main is None or shared else str(main.get("result"))
+            hand_cards: list[str | None] = (
+                [None] * len(codes(hand)) if folded else list(codes(hand))
+            )
+            hands.append(
+                HandView(hand=hand, cards=hand_cards, name=name, folded=folded, result=result)
+            )
+        dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
+        return RoundSummary(
+            round_id=round_id, outcome=outcome, dealer=dealer, board=codes("board"), hands=hands
+        )
+
+    # ------------------------------------------------------------------ replies
+
+    def reply(
+        self, audience: str, command_id: str, command: str, ok: bool, reason: str, now: float
+    ) -> Outgoing:
+        """The answer to one command, on the sender's reply topic."""
+        topics = self._topics_of(audience)
+        assert topics is not None, "the public sends no commands"
+        message = Reply(
+            **self._envelope(audience, now), id=command_id, command=command, ok=ok, reason=reason
+        )
+        return Outgoing(topics.reply, self._encode(message), False, audience)
+
+
+def _staff_copy(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An event for the dealer or a seat: no removed or corrected card faces, no folded cards."""
+    if kind in ("redeal", "sequence_restored"):
+        return {k: v for k, v in data.items() if k in ("by", "reason")}
+    if kind == "settled" and data.get("folded"):
+        return {k: v for k, v in data.items() if k != "player_hand"}
+    return data
+
+
+def to_json(outgoing: Outgoing) -> dict[str, Any]:
+    """A published message's payload as a dict (for tests and tools)."""
+    doc: dict[str, Any] = json.loads(outgoing.payload)
+    return doc

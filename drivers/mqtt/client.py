@@ -1,0 +1,178 @@
+"""The controller's MQTT link (paho-mqtt, MQTT 3.1.1): will, subscriptions, reconnects.
+
+One :class:`MqttLink` per table. It connects in the background and keeps reconnecting with
+back-off while the broker is away; each (re)connection calls ``on_connected`` so the table
+republishes its whole state under a new birth counter, and every message that arrives on a
+subscribed topic goes to ``on_message`` (in paho's network thread: queue it and return).
+While the broker is away, publishing drops messages rather than queueing them: the states
+republished at the next birth replace them, so a display never receives a stale backlog.
+The will marks the table ``offline`` (retained) if the controller dies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from controller.errors import ConfigError
+
+__all__ = ["BrokerAddress", "MqttLink", "parse_broker_url"]
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerAddress:
+    """Where the broker is and how to log in."""
+
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    websockets: bool = False
+
+    def url(self) -> str:
+        """The address as a URL without the password (for logs and status)."""
+        scheme = "ws" if self.websockets else "mqtt"
+        user = f"{self.username}@" if self.username else ""
+        return f"{scheme}://{user}{self.host}:{self.port}"
+
+
+def parse_broker_url(url: str) -> BrokerAddress:
+    """``mqtt://[user[:password]@]host[:port]`` (or ``ws://``) → :class:`BrokerAddress`.
+
+    >>> address = parse_broker_url("mqtt://controller:pw@127.0.0.1:18830")
+    >>> address.host, address.port, address.username, address.password
+    ('127.0.0.1', 18830, 'controller', 'pw')
+    >>> parse_broker_url("localhost")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    controller.errors.ConfigError: broker URL 'localhost': expected mqtt://...
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "tcp", "ws") or not parts.hostname:
+        raise ConfigError(
+            f"broker URL {url!r}: expected mqtt://[user[:password]@]host[:port] or ws://..."
+        )
+    websockets = parts.scheme == "ws"
+    try:
+        port = parts.port or (80 if websockets else 1883)
+    except ValueError as error:
+        raise ConfigError(f"broker URL {url!r}: {error}") from None
+    return BrokerAddress(
+        host=parts.hostname,
+        port=port,
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+        websockets=websockets,
+    )
+
+
+class MqttLink:
+    """A paho client with a retained will, QoS 1 subscriptions and reconnection."""
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        client_id: str,
+        *,
+        subscriptions: Iterable[str] = (),
+        will: tuple[str, bytes] | None = None,
+        on_connected: Callable[[], None] | None = None,
+        on_disconnected: Callable[[str], None] | None = None,
+        on_message: Callable[[str, bytes], None] | None = None,
+        keepalive: int = 10,
+        backoff: tuple[int, int] = (1, 5),
+    ) -> None:
+        self.address = address
+        self.subscriptions = tuple(subscriptions)
+        self.on_connected = on_connected
+        self.on_disconnected = on_disconnected
+        self.on_message = on_message
+        self.keepalive = keepalive
+        self._connected = threading.Event()
+        self.connects = 0
+        self.dropped = 0
+        self.last_error = ""
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=True,
+            protocol=MQTTProtocolVersion.MQTTv311,
+            transport="websockets" if address.websockets else "tcp",
+        )
+        if address.username is not None:
+            client.username_pw_set(address.username, address.password)
+        if will is not None:
+            client.will_set(will[0], will[1], qos=1, retain=True)
+        client.reconnect_delay_set(*backoff)
+        client.max_inflight_messages_set(1000)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+
+    @property
+    def connected(self) -> bool:
+        """Whether the broker has accepted the connection (and not lost it since)."""
+        return self._connected.is_set()
+
+    def start(self) -> None:
+        """Connect in the background (retrying until the broker answers)."""
+        self._client.connect_async(self.address.host, self.address.port, self.keepalive)
+        self._client.loop_start()
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until connected; whether that happened in time."""
+        return self._connected.wait(timeout)
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
+        """Publish now; ``False`` (and the message dropped) while disconnected."""
+        if not self._connected.is_set():
+            self.dropped += 1
+            return False
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            self.dropped += 1
+            return False
+        return True
+
+    def stop(self, farewell: tuple[str, bytes] | None = None, timeout: float = 2.0) -> None:
+        """Publish ``farewell`` (retained) if connected, disconnect cleanly, stop the thread."""
+        if farewell is not None and self._connected.is_set():
+            info = self._client.publish(farewell[0], farewell[1], qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._connected.clear()
+
+    # -- paho callbacks (network thread) ------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:  # fmt: skip
+        if reason.is_failure:
+            self.last_error = f"broker refused the connection: {reason}"
+            return
+        self.connects += 1
+        for topic in self.subscriptions:
+            client.subscribe(topic, qos=1)
+        self._connected.set()
+        if self.on_connected is not None:
+            self.on_connected()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:  # fmt: skip
+        was = self._connected.is_set()
+        self._connected.clear()
+        self.last_error = "" if not reason.is_failure else f"lost the broker: {reason}"
+        if was and self.on_disconnected is not None:
+            self.on_disconnected(self.last_error or "disconnected")
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if self.on_message is not None:
+            self.on_message(message.topic, bytes(message.payload))

@@ -1,0 +1,1 @@
+"""Display simulators: a checking subscriber (the test oracle) and the terminal display."""
