@@ -218,8 +218,9 @@ class Probe:
 
     def drop(self) -> None:
         """Lose the connection without DISCONNECT, so the broker publishes the will."""
-        self.client.loop_stop()
         sock = self.client.socket()
         if isinstance(sock, socket.socket):
-            sock.shutdown(socket.SHUT_RDWR)
+            sock.shutdown(socket.SHUT_RDWR)  # paho's loop sees the socket die and ends
+        self.client.loop_stop()
+        if isinstance(sock, socket.socket):
             sock.close()
