@@ -328,16 +328,20 @@ class _Core:
             if message.qos and not session.clean and len(session.pending) < self.max_queued:
                 session.pending.append(message)
             return
-        if message.qos == 0:
+        if session.pending or (message.qos and len(session.inflight) >= self.max_inflight):
+            # behind messages that wait for an in-flight slot, whatever its QoS: in order
+            if len(session.pending) < self.max_queued:
+                session.pending.append(message)
+            else:
+                log.warning(
+                    "%s: queue full; a message to %s dropped", session.client_id, message.topic
+                )
+        elif message.qos == 0:
             connection.send(
                 _publish_packet(message.topic, message.payload, 0, message.retain, 0, False)
             )
-        elif len(session.inflight) < self.max_inflight and not session.pending:
-            self._send_qos1(session, connection, message, dup=False)
-        elif len(session.pending) < self.max_queued:
-            session.pending.append(message)
         else:
-            log.warning("%s: queue full; a message to %s dropped", session.client_id, message.topic)
+            self._send_qos1(session, connection, message, dup=False)
 
     def _send_qos1(
         self, session: _Session, connection: _Connection, message: _Message, *, dup: bool
