@@ -180,3 +180,12 @@ def test_retained_state_survives_a_restart_with_persistence(
 def test_start_twice_is_refused(mosquitto: MosquittoBroker) -> None:
     with pytest.raises(BrokerError, match="already running"):
         mosquitto.start()
+
+
+def test_the_package_names_both_brokers() -> None:
+    import drivers.mqtt as mqtt
+
+    assert mqtt.MosquittoBroker is MosquittoBroker and mqtt.BrokerError is BrokerError
+    assert all(getattr(mqtt, name) is not None for name in mqtt.__all__)
+    with pytest.raises(AttributeError):
+        _ = mqtt.NoSuchThing  # type: ignore[attr-defined]
