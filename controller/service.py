@@ -336,8 +336,12 @@ class TableService:
                 self._shoe(inbound.item, now)
             case "presence":
                 seat = self.topics.presence_of(inbound.topic)
-                if seat is not None and inbound.payload.strip() == b"offline":
+                presence = inbound.payload.strip()
+                if seat is not None and presence == b"offline":
                     self._apply(SeatDisconnected(actor="system", seat=f"seat:{seat}"), now)
+                elif seat is not None and presence == b"online":  # it gets its own view now
+                    self.projector.add_seat(f"seat:{seat}")
+                    self._publish(self.projector.states(self.runner.state, now))
             case "rebirth":
                 if now - self._last_rebirth >= 0.2:  # a burst of requests is one rebirth
                     self._last_rebirth = now

@@ -141,9 +141,9 @@ class Topics:
         if topic == self.pit.cmd:
             return Sender("pit")
         parts = topic.split("/")
-        if len(parts) == 5 and topic.startswith(f"{self.base}/seat/") and parts[4] == "cmd":
-            if parts[3] and parts[3] not in ("+", "#"):
-                return Sender("seat", parts[3])
+        seat_cmd = len(parts) == 5 and topic.startswith(f"{self.base}/seat/") and parts[4] == "cmd"
+        if seat_cmd and parts[3] and parts[3] not in ("+", "#"):
+            return Sender("seat", parts[3])
         return None
 
     def presence_of(self, topic: str) -> str | None:

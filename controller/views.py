@@ -225,6 +225,10 @@ class Projector:
             return self.topics.pit
         return self.topics.seat(audience)
 
+    def add_seat(self, seat: str) -> None:
+        """A seat came online: its own view is published from now on."""
+        self._seats.add(seat)
+
     def new_birth(self, birth: int) -> None:
         """A new connection to the broker: every stream starts again at 0."""
         self.birth = birth

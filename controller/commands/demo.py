@@ -62,8 +62,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--broker", help="mqtt://[user[:password]@]host[:port] (default: embedded)")
     parser.add_argument("--players", type=int, default=3, help="players per table (default: 3)")
     parser.add_argument("--rate", type=float, default=8.0, help="shoe cards per second")
-    parser.add_argument("--irregular", type=float, default=0.3,
-                        help="chance per round of a dealer irregularity (default: 0.3)")
+    parser.add_argument(
+        "--irregular",
+        type=float,
+        default=0.3,
+        help="chance per round of a dealer irregularity (default: 0.3)",
+    )
     parser.add_argument("--journal-dir", type=Path, help="keep the journals here")
     parser.add_argument("--quiet", action="store_true", help="no player display")
     parser.set_defaults(run=run)
@@ -93,8 +97,9 @@ class _Display:
         self.client.connect(address.host, address.port, keepalive=10)
         self.client.loop_start()
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
         for topic in self.checker.subscriptions:
             client.subscribe(topic, qos=1)
         self.ready.set()
@@ -117,8 +122,9 @@ class _Display:
         self.client.loop_stop()
 
 
-def run_table(game: GameId, args: argparse.Namespace, address: BrokerAddress, folder: Path,
-              live: Any) -> dict[str, Any]:
+def run_table(
+    game: GameId, args: argparse.Namespace, address: BrokerAddress, folder: Path, live: Any
+) -> dict[str, Any]:
     """Run one game's table for ``args.hands`` rounds; return its summary."""
     seating = SETUP[game]
     table_id = f"D{list(GameId).index(game) + 1}"
@@ -131,8 +137,8 @@ game = "{game.value}"
 seating = "{seating}"
 boxes = {max(args.players, 1)}
 journal = "{table_id}.journal"
-{"betting_seconds = 3" if studio else ""}
-{"decision_seconds = 4" if studio else ""}
+{f"betting_seconds = {getattr(args, 'betting_seconds', 3.0)}" if studio else ""}
+{f"decision_seconds = {getattr(args, 'decision_seconds', 4.0)}" if studio else ""}
 yellow_seconds = 1
 {f"seats = {json.dumps(seats)}" if studio else ""}
 {'balance = "1000"' if studio else ""}
@@ -154,9 +160,17 @@ seed = {args.seed}
     started = time.monotonic()
     table.start()
     crew = Crew(
-        address, table_id, game, seats_for(seating, args.players), rounds=args.hands,
-        seed=args.seed, studio=studio, irregular=args.irregular, mischief=0.1,
-        void_chance=0.2, passwords=passwords if address.username else None,
+        address,
+        table_id,
+        game,
+        seats_for(seating, args.players),
+        rounds=args.hands,
+        seed=args.seed,
+        studio=studio,
+        irregular=args.irregular,
+        mischief=0.1,
+        void_chance=0.2,
+        passwords=passwords if address.username else None,
         on_round_end=lambda data: table.simulator.new_deck(),
     )
     crew.start()
@@ -191,8 +205,9 @@ def run(args: argparse.Namespace) -> int:
         if args.broker:
             address = parse_broker_url(args.broker)
             if address.username and address.password is None:
-                address = BrokerAddress(address.host, address.port, address.username,
-                                        f"{address.username}-dev")
+                address = BrokerAddress(
+                    address.host, address.port, address.username, f"{address.username}-dev"
+                )
         else:
             from drivers.mqtt.embedded import EmbeddedBroker
 
@@ -213,15 +228,19 @@ def run(args: argparse.Namespace) -> int:
             if live is not None:
                 live.update("")
             outcomes = [r["outcome"] for r in s["rounds"]]
-            print(f"\n=== {s['game']} (table {s['table']}, {s['seating']}): "
-                  f"{len(outcomes)} rounds in {s['seconds']} s: {', '.join(outcomes)}")
+            print(
+                f"\n=== {s['game']} (table {s['table']}, {s['seating']}): "
+                f"{len(outcomes)} rounds in {s['seconds']} s: {', '.join(outcomes)}"
+            )
             for note in s["irregularities"]:
                 print(f"  irregularity: {note}")
             for reason in s["refused"]:
                 print(f"  refused: {reason}")
             d = s["display"]
-            print(f"  player display: {d['messages']} messages, {d['gaps']} gaps, "
-                  f"findings: {d['findings'] or 'none'}")
+            print(
+                f"  player display: {d['messages']} messages, {d['gaps']} gaps, "
+                f"findings: {d['findings'] or 'none'}"
+            )
             print(f"  journal: {s['journal']['rows']} rows, hash chain intact")
     ok = all(s["finished"] and not s["display"]["findings"] for s in summaries)
     print("\ndemo " + ("complete" if ok else "FAILED: see above"))

@@ -144,6 +144,7 @@ def render_acl(seats: Iterable[str | int] = DEV_SEATS) -> str:
     topic read tablectl/+/seat/3/events
     topic read tablectl/+/seat/3/reply
     topic write tablectl/+/seat/3/cmd
+    topic readwrite tablectl/+/seat/3/presence
     topic write tablectl/+/rebirth
     """
     seat_ids = [str(s) for s in seats]
@@ -172,6 +173,7 @@ def render_acl(seats: Iterable[str | int] = DEV_SEATS) -> str:
             [
                 *public,
                 "topic read tablectl/+/dealer/state",
+                "topic read tablectl/+/dealer/events",
                 "topic read tablectl/+/dealer/reply",
                 "topic write tablectl/+/dealer/cmd",
                 rebirth,
@@ -201,6 +203,8 @@ def render_acl(seats: Iterable[str | int] = DEV_SEATS) -> str:
                         for name in ("state", "events", "reply")
                     ),
                     f"topic write tablectl/+/seat/{seat}/cmd",
+                    # the seat's client sets it online and its will sets it offline
+                    f"topic readwrite tablectl/+/seat/{seat}/presence",
                     rebirth,
                 ],
             )

@@ -75,7 +75,5 @@ def render(state: dict[str, Any], status: str = "") -> Panel:
 
 def summary_line(state: dict[str, Any]) -> str:
     """One line for a log: the phase and what a player sees."""
-    cards = " ".join(
-        f"{c['position']}:{c['card'] or '??'}" for c in state.get("cards", [])
-    )
+    cards = " ".join(f"{c['position']}:{c['card'] or '??'}" for c in state.get("cards", []))
     return f"[{state.get('table')}] {state.get('phase'):<9} {state.get('round_id') or ''} {cards}"

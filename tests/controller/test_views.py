@@ -121,8 +121,9 @@ def test_nothing_hidden_reaches_a_player(game: str, seating: Seating) -> None:
 
 def test_the_pit_sees_face_down_cards_and_the_public_does_not() -> None:
     saw_hidden_in_pit = saw_null_in_public = False
-    for step in play_offline("texas-poker", Seating.BOXES, 2, seed=1, irregular=0.0,
-                             mischief=0.0, void_chance=0.0):
+    for step in play_offline(
+        "texas-poker", Seating.BOXES, 2, seed=1, irregular=0.0, mischief=0.0, void_chance=0.0
+    ):
         for out in step.published:
             doc = json.loads(out.payload)
             if doc.get("event") != "card" or doc["data"]["position"] == "board":
@@ -137,8 +138,9 @@ def test_the_pit_sees_face_down_cards_and_the_public_does_not() -> None:
 
 def test_a_seat_sees_its_own_face_down_cards_only() -> None:
     own = 0
-    for step in play_offline("texas-poker", Seating.BOXES, 3, seed=2, irregular=0.0,
-                             mischief=0.0, void_chance=0.0):
+    for step in play_offline(
+        "texas-poker", Seating.BOXES, 3, seed=2, irregular=0.0, mischief=0.0, void_chance=0.0
+    ):
         for out in step.published:
             doc = json.loads(out.payload)
             if not out.audience.startswith("seat:") or doc.get("event") != "card":

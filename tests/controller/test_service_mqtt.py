@@ -1,0 +1,198 @@
+"""The running table through a real Mosquitto: whole rounds, commands, restarts, SIGKILL."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.tables import parse_table_text
+from controller.commands.demo import run_table
+from controller.games import GameId
+from controller.running import RunningTable
+from controller.topics import Topics
+from drivers.mqtt.client import BrokerAddress
+from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.dealer.crew import Crew, seats_for
+
+PASSWORDS = {u: f"{u}-dev" for u in ["dealer", "pit", "seat-1", "seat-2", "seat-3"]}
+
+
+def controller_at(port: int) -> BrokerAddress:
+    return BrokerAddress("127.0.0.1", port, "controller", "controller-dev")
+
+
+def args(**kw: Any) -> argparse.Namespace:
+    base = {"hands": 1, "seed": 5, "players": 2, "rate": 20.0, "irregular": 0.5, "quiet": True,
+            "betting_seconds": 0.8, "decision_seconds": 1.5}
+    return argparse.Namespace(**{**base, **kw})
+
+
+@pytest.mark.parametrize("game", list(GameId))
+def test_whole_rounds_of_every_game_through_mosquitto(game: GameId, mosquitto: Any,
+                                                      tmp_path: Path) -> None:
+    """The shoe simulator, the crew and a checking display, all logged in with the ACL."""
+    summary = run_table(game, args(hands=2), controller_at(mosquitto.port), tmp_path, None)
+    assert summary["finished"], summary
+    assert len(summary["rounds"]) == 2
+    display = summary["display"]
+    assert display["findings"] == [] and display["messages"] > 10
+    assert summary["journal"]["rows"] > 5
+
+
+def table_file(table_id: str, journal: Path, *, rate: float = 20.0, seed: int = 1) -> str:
+    return f"""
+[table]
+id = "{table_id}"
+game = "ultimate-texas-holdem"
+seating = "shared"
+journal = "{journal}"
+betting_seconds = 0.8
+decision_seconds = 1.5
+yellow_seconds = 0.3
+seats = ["1", "2"]
+balance = "1000"
+[shoe]
+kind = "simulated"
+rate = {rate}
+seed = {seed}
+"""
+
+
+def test_commands_are_validated_and_answered(mosquitto: Any, mqtt_client: Any, table_id: str,
+                                             tmp_path: Path) -> None:
+    config = parse_table_text(table_file(table_id, tmp_path / "j.db"), "test")
+    table = RunningTable(config, tmp_path, controller_at(mosquitto.port))
+    table.start()
+    t = Topics(table_id)
+    try:
+        pit = mqtt_client(mosquitto, "pit")
+        pit.subscribe(t.pit.reply, t.pit.state)
+        seat = mqtt_client(mosquitto, "seat-1")
+        seat.subscribe(t.seat("1").reply)
+        pit.expect(t.pit.state)
+        rows = len(table.runner.journal)
+
+        pit.publish(t.pit.cmd, b"{not json")
+        reply = json.loads(pit.expect(t.pit.reply).payload)
+        assert not reply["ok"] and "expected a JSON object" in reply["reason"]
+
+        pit.publish(t.pit.cmd, json.dumps({"v": 1, "id": "p2", "command": "card_drawn",
+                                           "card": "AS"}))  # only the shoe deals
+        reply = json.loads(pit.expect(t.pit.reply, None).payload)
+        msgs = [json.loads(m.payload) for m in pit.messages(t.pit.reply)]
+        reply = next(m for m in msgs if m["id"] == "p2")
+        assert not reply["ok"] and "only shoe" in reply["reason"]
+
+        seat.publish(t.seat("1").cmd, json.dumps({"v": 1, "id": "s1", "command": "place_bet",
+                                                  "hand": "player", "seat": "seat:2",
+                                                  "spot": "ante", "amount": "5"}))
+        reply = json.loads(seat.expect(t.seat("1").reply).payload)
+        assert reply["id"] == "s1" and not reply["ok"] and "may not act for seat:2" in reply["reason"]
+        table.service.sync()
+        assert len(table.runner.journal) == rows  # malformed or unauthorised: nothing journaled
+
+        # out of phase: a legal command the table refuses (journaled, state unchanged)
+        seat.publish(t.seat("1").cmd, json.dumps({"v": 1, "id": "s2", "command": "place_bet",
+                                                  "hand": "player", "spot": "ante",
+                                                  "amount": "5"}))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            found = [json.loads(m.payload) for m in seat.messages(t.seat("1").reply)]
+            if any(m["id"] == "s2" for m in found):
+                break
+            time.sleep(0.02)
+        reply = next(m for m in found if m["id"] == "s2")
+        assert not reply["ok"] and "closed" in reply["reason"]
+        assert table.service.state.phase.value == "closed"
+    finally:
+        table.stop()
+
+
+def test_the_table_survives_a_broker_restart(mosquitto_factory: Any, mqtt_client: Any,
+                                             table_id: str, tmp_path: Path) -> None:
+    broker = mosquitto_factory(auth=True)
+    address = controller_at(broker.port)
+    config = parse_table_text(table_file(table_id, tmp_path / "j.db"), "test")
+    table = RunningTable(config, tmp_path, address)
+    table.start()
+    crew = Crew(BrokerAddress("127.0.0.1", broker.port), table_id, "ultimate-texas-holdem",
+                seats_for("shared", 2), rounds=3, seed=2, studio=True, passwords=PASSWORDS,
+                on_round_end=lambda d: table.simulator.new_deck())
+    try:
+        crew.start()
+        deadline = time.monotonic() + 20
+        while not crew.rounds_ended and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert crew.rounds_ended, "no round ended before the restart"
+        broker.restart()
+        assert crew.finished.wait(60), crew.rounds_ended
+        assert table.link.connects >= 2  # reconnected, and republished under a new birth
+        display = mqtt_client(broker, "display")
+        display.subscribe(Topics(table_id).state, Topics(table_id).status)
+        state = json.loads(display.expect(Topics(table_id).state).payload)
+        assert state["birth"] >= 2
+        assert display.expect(Topics(table_id).status).payload == b"online"
+    finally:
+        crew.stop()
+        table.stop()
+
+
+def test_the_table_resumes_from_its_journal_after_sigkill(mosquitto: Any, mqtt_client: Any,
+                                                          table_id: str, tmp_path: Path) -> None:
+    """Killed mid-round: restarted, it replays its journal, halts the round for the dealer
+    to check, the pit resumes it, and the rounds complete; displays converge."""
+    path = tmp_path / "table.toml"
+    path.write_text(table_file(table_id, tmp_path / "j.db", rate=10.0, seed=None or 3))
+    broker_url = f"mqtt://controller:controller-dev@127.0.0.1:{mosquitto.port}"
+    command = [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+               "--broker", broker_url]
+
+    def start() -> subprocess.Popen[str]:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert '"table"' in line, proc.stderr.read() if proc.stderr else line
+        return proc
+
+    proc = start()
+    t = Topics(table_id)
+    status = mqtt_client(mosquitto, "display")
+    status.subscribe(t.status)
+    crew = Crew(BrokerAddress("127.0.0.1", mosquitto.port), table_id, "ultimate-texas-holdem",
+                seats_for("shared", 2), rounds=2, seed=4, studio=True, passwords=PASSWORDS)
+    try:
+        crew.start()
+        pit = mqtt_client(mosquitto, "pit")
+        pit.subscribe(t.pit.events)
+        pit.expect(t.pit.events, None, timeout=20)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # wait for a card of the first round
+            if any(json.loads(m.payload).get("event") == "card"
+                   for m in pit.messages(t.pit.events)):
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        status.expect(t.status, b"offline", timeout=30)  # the will
+        proc = start()
+        assert crew.finished.wait(60), crew.rounds_ended
+        assert any("restarted mid-round" in r for r in crew.pit.rulings)
+    finally:
+        crew.stop()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 0, err
+    assert '"stopped": true' in out
+    with SqliteJournal(tmp_path / "j.db") as journal:  # type: ignore[attr-defined]
+        kinds = [e.record.get("kind") for e in journal.entries()]
+    assert kinds.count("halt") >= 1
