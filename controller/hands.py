@@ -368,8 +368,7 @@ class Qualifier:
 
     def threshold(self, ranking: Ranking = Ranking.STANDARD) -> int:
         """The lowest qualifying strength: a hand qualifies when its strength is at least this."""
-        primary = 1 << int(self.rank) if self.rank is not None else 0
-        return ranking.level(self.category) << CATEGORY_SHIFT | primary << 13
+        return _threshold(self.category, self.rank, ranking)
 
     def holds(self, value: HandValue) -> bool:
         """Whether ``value`` meets the minimum."""
@@ -385,6 +384,12 @@ class Qualifier:
 @lru_cache(maxsize=256)
 def _parse_qualifier(text: str) -> Qualifier:
     return Qualifier._parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _threshold(category: Category, rank: Rank | None, ranking: Ranking) -> int:
+    primary = 1 << int(rank) if rank is not None else 0
+    return ranking.level(category) << CATEGORY_SHIFT | primary << 13
 
 
 # --------------------------------------------------------------------------------------
