@@ -208,7 +208,7 @@ class HandValue:
         """The JSON form used by ``tablectl hands``."""
         return {
             "cards": [c.code for c in self.cards],
-            "category": self.category.value,
+            "category": str(self.category),
             "name": self.name,
             "best_five": [c.code for c in self.best_five],
             "strength": self.strength,
@@ -217,18 +217,23 @@ class HandValue:
 
 def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
     """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
-    ranks = [int(c) >> 2 for c in five]
-    counts = Counter(ranks)
+    ranks = [card >> 2 for card in five]
     wheel = sorted(ranks) == [0, 1, 2, 3, 12] and category_of(value, ranking) in (
         Category.STRAIGHT,
         Category.STRAIGHT_FLUSH,
     )
-
-    def key(card: Card) -> tuple[int, int, int]:
-        rank = int(card) >> 2
-        return (counts[rank], -1 if wheel and rank == 12 else rank, int(card) & 3)
-
-    return tuple(sorted(five, key=key, reverse=True))
+    # the order of (cards of the same rank, rank with a wheel's ace lowest, suit), as one integer
+    keyed = sorted(
+        (
+            (
+                ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3,
+                card,
+            )
+            for card, rank in zip(five, ranks, strict=True)
+        ),
+        reverse=True,
+    )
+    return tuple(card for _, card in keyed)
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:

@@ -319,9 +319,11 @@ def _need(state: TableState, action: str, *phases: Phase) -> Round:
     return state.round
 
 
-def _verify_bet(state: TableState, event: PlaceBet) -> tuple[Round, Stake | None, Stake]:
+def _verify_bet(
+    state: TableState, event: PlaceBet
+) -> tuple[Round, Stake | None, tuple[tuple[Spot, Money], ...]]:
     """Refuse a bet the table may not take; else the round, the seat's stake on the hand before
-    the bet (None for its first bet) and the stake with the bet added (nothing paid in yet)."""
+    the bet (None for its first bet) and the stake's bets with this one."""
     rnd = _need(state, "place a bet", Phase.BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
@@ -350,20 +352,19 @@ def _verify_bet(state: TableState, event: PlaceBet) -> tuple[Round, Stake | None
                 cap = limits.get(spot)
                 if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
                     cap.verify(spot, total, totals)
-    after = Stake(event.hand, event.seat, bets, debited=stake.debited)
     balance = state.balance(event.seat)
     if cfg.balances is not None:
         if balance is None:
             raise IllegalCommand(f"can't take a bet from {event.seat}: the seat has no balance")
         # the cost includes what the bet brings with it (Ultimate's Ante Plus equals the ante)
-        cost = exact(_placed(game, after) - _placed(game, stake))
+        cost = exact(_walked(game, bets, ())[1] - _placed(game, stake))
         if cost > balance:
             brings = "" if cost == event.amount else f" (with the bets it brings, {cost})"
             raise IllegalCommand(
                 f"can't bet {event.amount} for {event.seat}{brings}: the balance is {balance} "
                 "(no credit)"
             )
-    return rnd, before, after
+    return rnd, before, bets
 
 
 def _box_rules(state: TableState) -> tuple[int, int] | None:
@@ -534,7 +535,9 @@ class _Memo:
 _MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id stays its own
 
 
-def _walked(game: Game, stake: Stake) -> tuple[Walk, Money]:
+def _walked(
+    game: Game, bets: tuple[tuple[Spot, Money], ...], decisions: tuple[str, ...]
+) -> tuple[Walk, Money]:
     """A stake's walk through the decision points, and everything it has placed (stakes are
     immutable and games pure: memoized)."""
     memo = _MEMOS.get(id(game))
@@ -542,10 +545,10 @@ def _walked(game: Game, stake: Stake) -> tuple[Walk, Money]:
         if len(_MEMOS) >= 64:
             _MEMOS.clear()
         memo = _MEMOS[id(game)] = _Memo(game)
-    key = (stake.bets, stake.decisions)
+    key = (bets, decisions)
     found = memo.walks.get(key)
     if found is None:
-        walk = game.walk(_totals(stake.bets), stake.decisions)
+        walk = game.walk(_totals(bets), decisions)
         if len(memo.walks) >= 4096:
             memo.walks.clear()
         found = memo.walks[key] = (walk, exact(sum(walk.bets.values(), 0)))
@@ -554,12 +557,12 @@ def _walked(game: Game, stake: Stake) -> tuple[Walk, Money]:
 
 def _walk(game: Game, stake: Stake) -> Walk:
     """A stake's walk through the decision points."""
-    return _walked(game, stake)[0]
+    return _walked(game, stake.bets, stake.decisions)[0]
 
 
 def _placed(game: Game, stake: Stake) -> Money:
     """Everything on the layout for ``stake`` now: its bets, automatic bets and decisions' bets."""
-    return _walked(game, stake)[1]
+    return _walked(game, stake.bets, stake.decisions)[1]
 
 
 def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
@@ -571,13 +574,13 @@ def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
 
 
 def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
-    pending = _walked(game, stake)[0].pending
+    pending = _walked(game, stake.bets, stake.decisions)[0].pending
     return pending is not None and pending.name == point.name
 
 
 def _anyone_owes(game: Game, stakes: Iterable[Stake], point: DecisionPoint) -> bool:
     for stake in stakes:
-        pending = _walked(game, stake)[0].pending
+        pending = _walked(game, stake.bets, stake.decisions)[0].pending
         if pending is not None and pending.name == point.name:
             return True
     return False
@@ -634,11 +637,10 @@ def _gate(before: TableState, after: TableState) -> list[Action]:
     return [Action("shoe_gate", {"locked": not now})]
 
 
-def _advance(state: TableState, now: float) -> tuple[TableState, list[Action]]:
-    """Move past steps that need nobody: reveals before decisions, decisions nobody owes."""
+def _advance(state: TableState, rnd: Round, now: float) -> tuple[TableState, list[Action]]:
+    """With ``rnd`` the round in play, move past steps that need nobody: reveals before
+    decisions, decisions nobody owes."""
     actions: list[Action] = []
-    rnd = state.round
-    assert rnd is not None
     game = state.config.game
     while True:
         due = rnd.due
@@ -659,7 +661,8 @@ def _advance(state: TableState, now: float) -> tuple[TableState, list[Action]]:
             deadline = (
                 now + state.config.decision_seconds if state.config.decision_seconds else None
             )
-            rnd = _evolve(rnd, decision_deadline=deadline)
+            if deadline != rnd.decision_deadline:
+                rnd = _evolve(rnd, decision_deadline=deadline)
         break
     state = _evolve(state, round=rnd, phase=_phase_of(rnd.due))
     actions.append(_phase_action(state))
@@ -781,28 +784,40 @@ def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState
 
 
 def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, list[Action]]:
-    rnd, stake, after = _verify_bet(state, event)
+    rnd, stake, bets = _verify_bet(state, event)
     # paid in now, with whatever the bet brings with it (Ultimate's Ante Plus)
-    state, new = _charge(state, after)
+    debited = stake.debited if stake else 0
+    owed = _walked(state.config.game, bets, ())[1] - debited
+    if owed != 0:
+        debited = exact(debited + owed)
+    new = Stake(event.hand, event.seat, bets, debited=debited)
     stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
     dark = (
         rnd.dark | {event.hand} if event.dark and _owner_of(rnd, event.hand) is None else rnd.dark
     )
-    state = _evolve(state, round=_evolve(rnd, stakes=stakes, dark=dark))
-    amount = new.bets[-1][1]
+    rnd = _evolve(rnd, stakes=stakes, dark=dark)
+    if owed != 0 and state.config.balances is not None:
+        state = _evolve(state, round=rnd, balances=_debited(state.balances, event.seat, owed))
+    else:
+        state = _evolve(state, round=rnd)
     return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": str(event.spot),
-                                  "amount": format_amount(amount)})]  # fmt: skip
+                                  "amount": format_amount(bets[-1][1])})]  # fmt: skip
+
+
+def _debited(
+    balances: tuple[tuple[str, Money], ...], seat: str, amount: Money
+) -> tuple[tuple[str, Money], ...]:
+    """``balances`` with ``amount`` taken from ``seat``'s."""
+    for i, (known, balance) in enumerate(balances):
+        if known == seat:
+            return (*balances[:i], (seat, exact(balance - amount)), *balances[i + 1 :])
+    return _credit(balances, ((seat, -amount),))
 
 
 def _debit(state: TableState, seat: str, amount: Money) -> TableState:
     if state.config.balances is None:
         return state
-    balances = state.balances
-    for i, (known, balance) in enumerate(balances):
-        if known == seat:
-            moved = (seat, exact(balance - amount))
-            return _evolve(state, balances=(*balances[:i], moved, *balances[i + 1 :]))
-    return _evolve(state, balances=_credit(balances, ((seat, -amount),)))
+    return _evolve(state, balances=_debited(state.balances, seat, amount))
 
 
 def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, what: str
@@ -845,7 +860,7 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
     rnd = _evolve(rnd, stakes=tuple(charged), in_play=in_play, script=script, cursor=0,
                   betting_deadline=None)  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -865,7 +880,7 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
     actions = [Action("card", {"position": due.position, "card": event.card.code,
                                "face": str(due.face), "label": due.label})]  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -939,24 +954,31 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
 def _decide(state: TableState, event: Decide, now: float, automatic: bool = False
             ) -> tuple[TableState, list[Action]]:  # fmt: skip
     rnd, targets = _verify_decide(state, event)
+    game = state.config.game
     chosen = {id(s) for s in targets}
+    balances = state.balances
     stakes: list[Stake] = []
     for stake in rnd.stakes:  # a bet the decision places is paid in now
         if id(stake) in chosen:
-            state, stake = _charge(
-                state, _evolve(stake, decisions=(*stake.decisions, event.option))
-            )
+            decisions = (*stake.decisions, event.option)
+            owed = _walked(game, stake.bets, decisions)[1] - stake.debited
+            if owed == 0:
+                stake = _evolve(stake, decisions=decisions)
+            else:
+                stake = _evolve(stake, decisions=decisions, debited=exact(stake.debited + owed))
+                if state.config.balances is not None:
+                    balances = _debited(balances, stake.seat, owed)
         stakes.append(stake)
     rnd = _evolve(rnd, stakes=tuple(stakes))
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
     due = rnd.due
     assert due is not None and due.point is not None
-    if _anyone_owes(state.config.game, rnd.stakes, due.point):
-        return _evolve(state, round=rnd), actions
-    before = state
+    if _anyone_owes(game, rnd.stakes, due.point):
+        return _evolve(state, round=rnd, balances=balances), actions
+    state = before = _evolve(state, balances=balances)
     rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -968,7 +990,7 @@ def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableStat
         rnd = _evolve(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {rnd.due.label})
     actions = [Action("reveal", {"what": label, "cards": [c.code for c in rnd.cards_of(
         "dealer" if label == "dealer" else "board")]}) for label in shown]  # fmt: skip
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more
 
 
@@ -1077,7 +1099,7 @@ def _restore(
     actions = [Action("sequence_restored", {"by": event.actor, "cards": event.cards,
                                             "removed": [c.code for c in removed]})]  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -1096,7 +1118,7 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
                                  "collected": [c.code for c in collected]})]  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, round=rnd, phase=Phase.DEALING), now)
+    state, more = _advance(_evolve(state, phase=Phase.DEALING), rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -1156,7 +1178,7 @@ def _rule(
         rnd = _evolve(rnd, cursor=rnd.cursor + 1)
     actions = [Action("ruling", {"by": event.actor, "ruling": event.ruling, "hands": ruled})]
     before = state
-    state, more = _advance(_evolve(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 

@@ -324,14 +324,18 @@ class SettlementLine:
 
     def to_json(self) -> dict[str, object]:
         """The JSON form used in reports, scenarios and messages."""
-        odds = self.odds
+        odds, stake, paid = self.odds, self.stake, self.paid
+        if self.result is Result.LOSE:
+            returned = "0"
+        else:
+            returned = format_amount(exact(stake + paid) if paid else stake)
         return {
             "spot": str(self.spot),
-            "stake": format_amount(self.stake),
+            "stake": format_amount(stake),
             "result": str(self.result),
             "odds": None if odds is None else f"{odds.numerator}:{odds.denominator}",
-            "paid": format_amount(self.paid),
-            "returned": format_amount(self.returned),
+            "paid": format_amount(paid),
+            "returned": returned,
             "paytable_line": self.paytable_line,
             "reason": self.reason,
         }
@@ -355,7 +359,8 @@ class Settlement:
         returned: Money = 0
         for line in self.lines:
             staked += line.stake
-            returned += line.returned
+            if line.result is not Result.LOSE:  # what line.returned is, summed
+                returned += line.stake + line.paid
         object.__setattr__(self, "staked", exact(staked))
         object.__setattr__(self, "returned", exact(returned))
 

@@ -1,4 +1,9 @@
-"""The journal on SQLite: one file, append-only (triggers refuse changes), synchronous writes."""
+"""The journal on SQLite: one file, append-only (triggers refuse changes), synchronous writes.
+
+Each record is stored as the JSON text its row's digest covers (compact, sorted keys), so
+verifying the chain hashes the stored text as it is. Rows written in another JSON form (by
+earlier versions) are read and verified as before.
+"""
 
 from __future__ import annotations
 
@@ -62,8 +67,8 @@ class SqliteJournal:
             self._db.execute(
                 "INSERT INTO journal (seq, at, kind, record, prev, digest) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (entry.seq, entry.at, str(record.get("kind", "")),
-                 json.dumps(record, sort_keys=True, ensure_ascii=False), entry.prev, entry.digest),
+                (entry.seq, entry.at, str(record.get("kind", "")), entry.text, entry.prev,
+                 entry.digest),
             )  # fmt: skip
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot write row {entry.seq}: {error}") from None
@@ -73,12 +78,14 @@ class SqliteJournal:
     def entries(self) -> Iterator[Entry]:
         """Every row, in order, as stored."""
         cursor = self._db.execute("SELECT seq, at, record, prev, digest FROM journal ORDER BY seq")
+        loads = json.loads
         for seq, at, record, prev, digest in cursor:
             try:
-                doc = json.loads(record)
+                doc = loads(record)
             except json.JSONDecodeError:
-                doc = {"kind": "unreadable", "text": record}
-            yield Entry(seq, at, doc, prev, digest)
+                yield Entry(seq, at, {"kind": "unreadable", "text": record}, prev, digest)
+                continue
+            yield Entry(seq, at, doc, prev, digest, record)
 
     def __len__(self) -> int:
         return self._next
