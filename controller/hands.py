@@ -223,17 +223,11 @@ def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[
         Category.STRAIGHT_FLUSH,
     )
     # the order of (cards of the same rank, rank with a wheel's ace lowest, suit), as one integer
-    keyed = sorted(
-        (
-            (
-                ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3,
-                card,
-            )
-            for card, rank in zip(five, ranks, strict=True)
-        ),
-        reverse=True,
-    )
-    return tuple(card for _, card in keyed)
+    keys = [
+        ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3
+        for card, rank in zip(five, ranks, strict=True)
+    ]
+    return tuple([card for _, card in sorted(zip(keys, five, strict=True), reverse=True)])
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:

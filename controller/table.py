@@ -15,6 +15,7 @@ until the dealer or the pit manager resumes or voids the round.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
@@ -131,10 +132,12 @@ class TableConfig:
 #
 # Stake, Round and TableState are frozen records without __slots__: every event makes new
 # ones from the old with _evolve, which copies the instance dictionary (many times cheaper
-# than dataclasses.replace, which runs __init__ over every field again).
+# than dataclasses.replace, which runs __init__ over every field again); a Stake, made at
+# every bet, sets its dictionary in one step.
+_set = object.__setattr__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Stake:
     """One seat's bets on one player hand, in the order they were placed, and its decisions."""
 
@@ -145,6 +148,21 @@ class Stake:
     debited: Money = 0  # what the seat's balance has paid in for this stake
     ruling: str = ""  # "returned" when the pit manager returned its bets (dealer exposed early)
     doubled: bool = False  # a stake may be doubled once
+
+    def __init__(
+        self,
+        hand: str,
+        seat: str,
+        bets: tuple[tuple[Spot, Money], ...] = (),
+        decisions: tuple[str, ...] = (),
+        debited: Money = 0,
+        ruling: str = "",
+        doubled: bool = False,
+    ) -> None:
+        _set(self, "__dict__", {
+            "hand": hand, "seat": seat, "bets": bets, "decisions": decisions,
+            "debited": debited, "ruling": ruling, "doubled": doubled,
+        })  # fmt: skip
 
     def totals(self) -> dict[Spot, Money]:
         """Amount on each spot."""
@@ -210,7 +228,7 @@ class Round:
 
     def cards_of(self, position: str) -> tuple[Card, ...]:
         """The cards dealt to ``position``."""
-        return tuple(card for pos, card, _ in self.cards if pos == position)
+        return tuple([card for pos, card, _ in self.cards if pos == position])
 
     def stake(self, hand: str, seat: str) -> Stake | None:
         """``seat``'s stake on ``hand``, if any."""
@@ -235,10 +253,11 @@ class TableState:
 
     def balance(self, seat: str) -> Money | None:
         """A studio seat's balance (None at a cash table or for an unknown seat)."""
-        for s, b in self.balances:
-            if s == seat:
-                return b
-        return None
+        balances = self.balances
+        i = bisect_left(balances, (seat,))  # sorted by seat
+        if i < len(balances) and balances[i][0] == seat:
+            return balances[i][1]
+        return next((b for s, b in balances if s == seat), None)  # not sorted, or not there
 
     @property
     def next_due(self) -> str:
@@ -265,7 +284,6 @@ _Record = TypeVar("_Record", Stake, Round, TableState)
 _FIELDS: dict[type, frozenset[str]] = {
     cls: frozenset(f.name for f in fields(cls)) for cls in (Stake, Round, TableState)
 }
-_set = object.__setattr__
 
 
 def _evolve(record: _Record, **changes: Any) -> _Record:
@@ -313,7 +331,8 @@ def _need_phase(state: TableState, action: str, *phases: Phase) -> None:
 
 def _need(state: TableState, action: str, *phases: Phase) -> Round:
     """The round in play, when the table is in one of ``phases``."""
-    _need_phase(state, action, *phases)
+    if state.phase not in phases:
+        _need_phase(state, action, *phases)
     if state.round is None:
         raise _refuse(action, state, "no round is in play")
     return state.round
@@ -321,9 +340,10 @@ def _need(state: TableState, action: str, *phases: Phase) -> Round:
 
 def _verify_bet(
     state: TableState, event: PlaceBet
-) -> tuple[Round, Stake | None, tuple[tuple[Spot, Money], ...]]:
+) -> tuple[Round, Stake | None, tuple[tuple[Spot, Money], ...], Money]:
     """Refuse a bet the table may not take; else the round, the seat's stake on the hand before
-    the bet (None for its first bet) and the stake's bets with this one."""
+    the bet (None for its first bet), the stake's bets with this one and everything they place
+    (with the bets they bring)."""
     rnd = _need(state, "place a bet", Phase.BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
@@ -334,8 +354,7 @@ def _verify_bet(
     if cfg.seating is Seating.BOXES:
         _verify_box_bet(state, rnd, event)
     before = rnd.stake(event.hand, event.seat)
-    stake = before or Stake(event.hand, event.seat)
-    bets = (*stake.bets, (event.spot, amount))
+    bets = (*before.bets, (event.spot, amount)) if before else ((event.spot, amount),)
     totals = _totals(bets)
     game = cfg.game
     if event.spot not in game.initial_spots:
@@ -352,19 +371,21 @@ def _verify_bet(
                 cap = limits.get(spot)
                 if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
                     cap.verify(spot, total, totals)
+    placed = _walked(game, bets, ())[1]
     balance = state.balance(event.seat)
     if cfg.balances is not None:
         if balance is None:
             raise IllegalCommand(f"can't take a bet from {event.seat}: the seat has no balance")
         # the cost includes what the bet brings with it (Ultimate's Ante Plus equals the ante)
-        cost = exact(_walked(game, bets, ())[1] - _placed(game, stake))
+        was = _placed(game, before) if before else _walked(game, (), ())[1]
+        cost = exact(placed - was)
         if cost > balance:
             brings = "" if cost == event.amount else f" (with the bets it brings, {cost})"
             raise IllegalCommand(
                 f"can't bet {event.amount} for {event.seat}{brings}: the balance is {balance} "
                 "(no credit)"
             )
-    return rnd, before, bets
+    return rnd, before, bets, placed
 
 
 def _box_rules(state: TableState) -> tuple[int, int] | None:
@@ -473,14 +494,14 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
                 )
 
 
-def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]]:
+def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoint, list[Stake]]:
     rnd = _need(state, "take a decision", Phase.DECIDING)
     due = rnd.due
     assert due is not None and due.point is not None
-    stakes = [s for s in rnd.stakes if s.hand == event.hand]
-    if not stakes:
-        raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
     if state.config.seating is Seating.BOXES:
+        stakes = [s for s in rnd.stakes if s.hand == event.hand]
+        if not stakes:
+            raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
         owner = stakes[0].seat
         if event.seat != owner:
             raise IllegalCommand(
@@ -496,8 +517,10 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
                     f"can't decide {event.hand} before {hand}: {owner} decides his first box first"
                 )
     else:
-        targets = [s for s in stakes if s.seat == event.seat]
+        targets = [s for s in rnd.stakes if s.hand == event.hand and s.seat == event.seat]
         if not targets:
+            if not any(s.hand == event.hand for s in rnd.stakes):
+                raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
             raise IllegalCommand(f"can't decide for {event.seat}: no stake on {event.hand}")
     game = state.config.game
     for stake in targets:
@@ -517,7 +540,7 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
                     f"can't {event.option} for {stake.seat}: it costs {format_amount(cost)} and "
                     f"the balance is {format_amount(balance)} (no credit)"
                 )
-    return rnd, targets
+    return rnd, due.point, targets
 
 
 class _Memo:
@@ -578,11 +601,22 @@ def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
     return pending is not None and pending.name == point.name
 
 
-def _anyone_owes(game: Game, stakes: Iterable[Stake], point: DecisionPoint) -> bool:
-    for stake in stakes:
-        pending = _walked(game, stake.bets, stake.decisions)[0].pending
-        if pending is not None and pending.name == point.name:
-            return True
+def _anyone_owes(
+    game: Game, stakes: tuple[Stake, ...], point: DecisionPoint, start: int = 0
+) -> bool:
+    """Whether any of ``stakes`` owes a decision at ``point`` (looked for from ``start`` on,
+    then from the first: the next seat to decide is usually the next one)."""
+    memo = _MEMOS.get(id(game))
+    walks = memo.walks if memo is not None and memo.game is game else {}
+    name = point.name
+    for part in (stakes[start:], stakes[:start]) if start else (stakes,):
+        for stake in part:
+            found = walks.get((stake.bets, stake.decisions)) or _walked(
+                game, stake.bets, stake.decisions
+            )
+            pending = found[0].pending
+            if pending is not None and pending.name == name:
+                return True
     return False
 
 
@@ -727,7 +761,7 @@ def _credit(
     totals: dict[str, Money] = dict(balances)
     for seat, amount in amounts:
         totals[seat] = totals.get(seat, 0) + amount
-    out = tuple((seat, exact(b)) for seat, b in totals.items())
+    out = tuple([(seat, b if b.__class__ is int else exact(b)) for seat, b in totals.items()])
     return out if len(out) == len(balances) else tuple(sorted(out))  # a new seat: sort again
 
 
@@ -765,7 +799,7 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
         round=None,
         balances=balances,
         last_round=((rnd.round_id, "complete"),),
-        last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
+        last_bets=tuple([(st.hand, st.seat, st.bets) for st in rnd.stakes]),
     )
     actions.append(_phase_action(state))
     return state, actions
@@ -784,14 +818,18 @@ def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState
 
 
 def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, list[Action]]:
-    rnd, stake, bets = _verify_bet(state, event)
+    rnd, stake, bets, placed = _verify_bet(state, event)
     # paid in now, with whatever the bet brings with it (Ultimate's Ante Plus)
     debited = stake.debited if stake else 0
-    owed = _walked(state.config.game, bets, ())[1] - debited
+    owed = placed - debited
     if owed != 0:
         debited = exact(debited + owed)
     new = Stake(event.hand, event.seat, bets, debited=debited)
-    stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
+    stakes = (
+        (*rnd.stakes, new)
+        if stake is None
+        else tuple([new if s is stake else s for s in rnd.stakes])
+    )
     dark = (
         rnd.dark | {event.hand} if event.dark and _owner_of(rnd, event.hand) is None else rnd.dark
     )
@@ -807,10 +845,10 @@ def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, li
 def _debited(
     balances: tuple[tuple[str, Money], ...], seat: str, amount: Money
 ) -> tuple[tuple[str, Money], ...]:
-    """``balances`` with ``amount`` taken from ``seat``'s."""
-    for i, (known, balance) in enumerate(balances):
-        if known == seat:
-            return (*balances[:i], (seat, exact(balance - amount)), *balances[i + 1 :])
+    """``balances`` (sorted by seat) with ``amount`` taken from ``seat``'s."""
+    i = bisect_left(balances, (seat,))
+    if i < len(balances) and balances[i][0] == seat:
+        return (*balances[:i], (seat, exact(balances[i][1] - amount)), *balances[i + 1 :])
     return _credit(balances, ((seat, -amount),))
 
 
@@ -953,11 +991,12 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
 
 def _decide(state: TableState, event: Decide, now: float, automatic: bool = False
             ) -> tuple[TableState, list[Action]]:  # fmt: skip
-    rnd, targets = _verify_decide(state, event)
+    rnd, point, targets = _verify_decide(state, event)
     game = state.config.game
     chosen = {id(s) for s in targets}
     balances = state.balances
     stakes: list[Stake] = []
+    after = 0  # where the stakes after the last one decided begin
     for stake in rnd.stakes:  # a bet the decision places is paid in now
         if id(stake) in chosen:
             decisions = (*stake.decisions, event.option)
@@ -968,13 +1007,12 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
                 stake = _evolve(stake, decisions=decisions, debited=exact(stake.debited + owed))
                 if state.config.balances is not None:
                     balances = _debited(balances, stake.seat, owed)
+            after = len(stakes) + 1
         stakes.append(stake)
     rnd = _evolve(rnd, stakes=tuple(stakes))
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
-    due = rnd.due
-    assert due is not None and due.point is not None
-    if _anyone_owes(game, rnd.stakes, due.point):
+    if _anyone_owes(game, rnd.stakes, point, after % len(stakes)):
         return _evolve(state, round=rnd, balances=balances), actions
     state = before = _evolve(state, balances=balances)
     rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
@@ -1349,15 +1387,23 @@ def role_of(actor: str) -> str:
     return actor.split(":", 1)[0]
 
 
+_AUTHORIZED: set[tuple[type[Event], str, object]] = set()  # (command, actor, seat) allowed
+
+
 def _authorize(event: Event) -> None:
+    seat = getattr(event, "seat", None)
+    key = (type(event), event.actor, seat)
+    if key in _AUTHORIZED:
+        return
     allowed = ROLES.get(type(event), _NOBODY)
     role = role_of(event.actor)
     if role not in allowed:
         who = " or ".join(sorted(_NAMES.get(r, r) for r in allowed))
         raise IllegalCommand(f"{event.actor} may not send {event.kind}: only {who}")
-    seat = getattr(event, "seat", None)
     if role == "seat" and seat is not None and seat != event.actor:
         raise IllegalCommand(f"{event.actor} may not act for {seat}")
+    if len(_AUTHORIZED) < 4096:
+        _AUTHORIZED.add(key)
 
 
 # =========================================================================== timers
@@ -1494,7 +1540,7 @@ def handle(state: TableState, event: Event, now: float) -> tuple[TableState, lis
     except TableError as error:  # IllegalCommand, and the games' IllegalBet / IllegalDecision
         return state, [*actions, Action("refused", {"command": event.kind, "actor": event.actor,
                                                     "reason": str(error)})]  # fmt: skip
-    return state, actions + more
+    return state, actions + more if actions else more
 
 
 def can(state: TableState, event: Event, now: float) -> bool:

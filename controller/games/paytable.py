@@ -88,6 +88,10 @@ class HandPaytable:
     _ladders: dict[Ranking, tuple[tuple[int, HandLine], ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # the line of each (ranking, strength) looked up so far (at most one per possible hand)
+    _found: dict[tuple[Ranking, int], HandLine | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -127,11 +131,18 @@ class HandPaytable:
 
     def lookup(self, value: HandValue) -> HandLine | None:
         """The best line ``value`` reaches, or None when it reaches none."""
-        strength = value.strength
+        key = (value.ranking, value.strength)
+        try:
+            return self._found[key]
+        except KeyError:
+            pass
+        found = None
         for threshold, line in self._ladder(value.ranking):
-            if strength >= threshold:
-                return line
-        return None
+            if value.strength >= threshold:
+                found = line
+                break
+        self._found[key] = found
+        return found
 
     def with_odds(self, line: str, odds: Fraction) -> HandPaytable:
         """A copy with one line's odds changed (for what-if mathematics)."""

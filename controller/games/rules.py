@@ -138,7 +138,7 @@ class Option:
     @property
     def places_bet(self) -> bool:
         """Whether choosing this option puts money on a spot."""
-        return self.spot is not None and self.multiple > 0
+        return self.spot is not None and self.multiple.numerator > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +303,13 @@ def format_amount(amount: Money) -> str:
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
 
 
-@dataclass(frozen=True, slots=True)
+# Settlement records are made by the thousand (a table settles every stake of a round at
+# once, the game mathematics millions of hands): they are frozen dataclasses whose __init__
+# sets the instance dictionary in one step instead of one object.__setattr__ per field.
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class SettlementLine:
     """One bet spot's outcome: the stake, win/lose/push, what was paid and why."""
 
@@ -315,6 +321,21 @@ class SettlementLine:
     paytable_line: str | None
     reason: str
 
+    def __init__(
+        self,
+        spot: Spot,
+        stake: Money,
+        result: Result,
+        odds: Fraction | None,
+        paid: Money,
+        paytable_line: str | None,
+        reason: str,
+    ) -> None:
+        _set(self, "__dict__", {
+            "spot": spot, "stake": stake, "result": result, "odds": odds, "paid": paid,
+            "paytable_line": paytable_line, "reason": reason,
+        })  # fmt: skip
+
     @property
     def returned(self) -> Money:
         """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
@@ -325,23 +346,20 @@ class SettlementLine:
     def to_json(self) -> dict[str, object]:
         """The JSON form used in reports, scenarios and messages."""
         odds, stake, paid = self.odds, self.stake, self.paid
-        if self.result is Result.LOSE:
-            returned = "0"
-        else:
-            returned = format_amount(exact(stake + paid) if paid else stake)
+        back = 0 if self.result is Result.LOSE else stake + paid if paid else stake
         return {
             "spot": str(self.spot),
-            "stake": format_amount(stake),
+            "stake": str(stake) if stake.__class__ is int else format_amount(stake),
             "result": str(self.result),
             "odds": None if odds is None else f"{odds.numerator}:{odds.denominator}",
-            "paid": format_amount(paid),
-            "returned": returned,
+            "paid": str(paid) if paid.__class__ is int else format_amount(paid),
+            "returned": str(back) if back.__class__ is int else format_amount(exact(back)),
             "paytable_line": self.paytable_line,
             "reason": self.reason,
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Settlement:
     """A player hand's whole settlement: one line per spot, and the hands that justify it."""
 
@@ -354,15 +372,27 @@ class Settlement:
     staked: Money = field(init=False, compare=False)  # total money put at risk
     returned: Money = field(init=False, compare=False)  # total given back, stakes included
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        lines: tuple[SettlementLine, ...],
+        player_hand: HandValue,
+        dealer_hand: HandValue,
+        dealer_qualifies: bool | None,
+        folded: bool,
+        notes: tuple[str, ...] = (),
+    ) -> None:
         staked: Money = 0
         returned: Money = 0
-        for line in self.lines:
+        for line in lines:
             staked += line.stake
             if line.result is not Result.LOSE:  # what line.returned is, summed
                 returned += line.stake + line.paid
-        object.__setattr__(self, "staked", exact(staked))
-        object.__setattr__(self, "returned", exact(returned))
+        _set(self, "__dict__", {
+            "lines": lines, "player_hand": player_hand, "dealer_hand": dealer_hand,
+            "dealer_qualifies": dealer_qualifies, "folded": folded, "notes": notes,
+            "staked": staked if staked.__class__ is int else exact(staked),
+            "returned": returned if returned.__class__ is int else exact(returned),
+        })  # fmt: skip
 
     @property
     def net(self) -> Money:
@@ -389,15 +419,16 @@ class Settlement:
         table settling many stakes on the same hands builds them once).
         """
         player, dealer = hands or (self.player_hand.to_json(), self.dealer_hand.to_json())
+        staked, returned = self.staked, self.returned
         return {
             "player_hand": player,
             "dealer_hand": dealer,
             "dealer_qualifies": self.dealer_qualifies,
             "folded": self.folded,
             "lines": [line.to_json() for line in self.lines],
-            "staked": format_amount(self.staked),
-            "returned": format_amount(self.returned),
-            "net": format_amount(self.net),
+            "staked": format_amount(staked),
+            "returned": format_amount(returned),
+            "net": format_amount(exact(returned - staked)),
             "notes": list(self.notes),
         }
 

@@ -34,6 +34,13 @@ BEGIN SELECT RAISE(ABORT, 'journal rows are append-only'); END;
 """
 
 
+def _flat(doc: object) -> bool:
+    """Whether ``doc`` is an object of plain values only (so a copy of it is a whole copy)."""
+    return isinstance(doc, dict) and all(
+        value is None or type(value) in (str, int, float, bool) for value in doc.values()
+    )
+
+
 class JournalError(TableError):
     """The journal file cannot be opened or written."""
 
@@ -78,13 +85,21 @@ class SqliteJournal:
     def entries(self) -> Iterator[Entry]:
         """Every row, in order, as stored."""
         cursor = self._db.execute("SELECT seq, at, record, prev, digest FROM journal ORDER BY seq")
-        loads = json.loads
+        # a table's journal repeats the same few records (cards, bets, decisions): a record
+        # of plain values already read is copied instead of parsed again
+        read: dict[str, dict[str, Any]] = {}
         for seq, at, record, prev, digest in cursor:
+            known = read.get(record)
+            if known is not None:
+                yield Entry(seq, at, known.copy(), prev, digest, record)
+                continue
             try:
-                doc = loads(record)
+                doc = json.loads(record)
             except json.JSONDecodeError:
                 yield Entry(seq, at, {"kind": "unreadable", "text": record}, prev, digest)
                 continue
+            if _flat(doc) and len(read) < 65536:
+                read[record] = doc.copy()
             yield Entry(seq, at, doc, prev, digest, record)
 
     def __len__(self) -> int:
