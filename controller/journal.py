@@ -59,8 +59,8 @@ class Entry:
     record: dict[str, Any]
     prev: str
     digest: str
-    # the record as the journal stores it, when it stores text (a hint: verify trusts it only
-    # when it hashes to the digest, and checks the record itself otherwise)
+    # the text the journal stored and read the record from, when it stores text; verify
+    # hashes it as it is when it hashes to the digest, and writes the record out otherwise
     text: str | None = field(default=None, repr=False, compare=False)
 
 

@@ -709,7 +709,13 @@ def _settle(
     rnd = state.round
     assert rnd is not None
     game = state.config.game
-    dealer, board = rnd.cards_of("dealer"), rnd.cards_of("board")
+    held: dict[str, list[Card]] = {}  # the cards of every position, in one pass
+    for position, card, _ in rnd.cards:
+        if position in held:
+            held[position].append(card)
+        else:
+            held[position] = [card]
+    dealer, board = tuple(held.get("dealer", ())), tuple(held.get("board", ()))
     settlements: list[tuple[str, str, Settlement]] = []
     # each hand is checked and evaluated once, whatever its stakes, and stakes with the same
     # bets and decisions on it are settled once (the settlement is a pure function of them)
@@ -734,7 +740,7 @@ def _settle(
         if done is None:
             hand = hands.get(stake.hand)
             if hand is None:
-                cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)
+                cards = RoundCards(tuple(held.get(stake.hand, ())), dealer, board)
                 player, dealers = game.evaluate_hands(cards)
                 game.check_cards(cards)
                 hand = (cards, player, dealers, (player.to_json(), dealers.to_json()))
