@@ -517,11 +517,12 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
                     f"can't decide {event.hand} before {hand}: {owner} decides his first box first"
                 )
     else:
-        targets = [s for s in rnd.stakes if s.hand == event.hand and s.seat == event.seat]
-        if not targets:
+        own = rnd.stake(event.hand, event.seat)  # a seat has one stake on a hand
+        if own is None:
             if not any(s.hand == event.hand for s in rnd.stakes):
                 raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
             raise IllegalCommand(f"can't decide for {event.seat}: no stake on {event.hand}")
+        targets = [own]
     game = state.config.game
     for stake in targets:
         if not _owes(game, stake, due.point):

@@ -473,5 +473,9 @@ def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
     The Triple Action ante bonus has no stake of its own and is kept when it pays.
     """
     return tuple(
-        line for line in lines if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+        [
+            line
+            for line in lines
+            if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+        ]
     )
