@@ -9,6 +9,7 @@ replay must rebuild the same table.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -335,6 +336,56 @@ def event_to_json(event: Event) -> dict[str, object]:
     return doc
 
 
+def _text(raw: object) -> str:
+    if not isinstance(raw, str):
+        raise ValueError(f"expected text, got {raw!r}")
+    return raw
+
+
+def _flag(raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise ValueError(f"expected true or false, got {raw!r}")
+    return raw
+
+
+_AMOUNTS: dict[str, Fraction] = {}  # amounts already read ("10", "2.5"): few and immutable
+
+
+def _amount(raw: object) -> Fraction:
+    text = str(raw)
+    amount = _AMOUNTS.get(text)
+    if amount is None:
+        amount = Fraction(text)
+        if len(_AMOUNTS) < 4096:
+            _AMOUNTS[text] = amount
+    return amount
+
+
+_READERS: dict[str, Callable[[Any], object]] = {
+    "card": lambda raw: Card.parse(str(raw)),
+    "amount": _amount,
+    "paid": _amount,
+    "spot": Spot,
+    "read": lambda raw: None if raw is None else int(raw),
+    "index": int,
+    "dark": _flag,
+}
+
+# per event type: its fields (name, how to read it, whether it may be left out), and every key
+_SHAPES: dict[
+    type[Event], tuple[tuple[tuple[str, Callable[[Any], object], bool], ...], frozenset[str]]
+] = {
+    cls: (
+        tuple(
+            (f.name, _READERS.get(f.name, _text), f.default is not dataclasses.MISSING)
+            for f in dataclasses.fields(cls)
+        ),
+        frozenset(f.name for f in dataclasses.fields(cls)) | {"kind"},
+    )
+    for cls in EVENT_TYPES.values()
+}
+
+
 def event_from_json(doc: dict[str, Any]) -> Event:
     """Rebuild an event; :class:`MalformedEvent` says which field is wrong and why."""
     kind = doc.get("kind")
@@ -343,35 +394,17 @@ def event_from_json(doc: dict[str, Any]) -> Event:
         raise MalformedEvent(
             f"unknown event kind {kind!r}: expected one of {', '.join(EVENT_TYPES)}"
         )
+    fields, known = _SHAPES[cls]
     values: dict[str, object] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in doc:
-            if f.default is not dataclasses.MISSING:
+    for name, read, optional in fields:
+        if name not in doc:
+            if optional:
                 continue
-            raise MalformedEvent(f"{kind} event lacks the field {f.name!r}")
-        raw = doc[f.name]
+            raise MalformedEvent(f"{kind} event lacks the field {name!r}")
         try:
-            if f.name == "card":
-                values[f.name] = Card.parse(str(raw))
-            elif f.name in ("amount", "paid"):
-                values[f.name] = Fraction(str(raw))
-            elif f.name == "spot":
-                values[f.name] = Spot(raw)
-            elif f.name == "read":
-                values[f.name] = None if raw is None else int(raw)
-            elif f.name == "index":
-                values[f.name] = int(raw)
-            elif f.name == "dark":
-                if not isinstance(raw, bool):
-                    raise ValueError(f"expected true or false, got {raw!r}")
-                values[f.name] = raw
-            else:
-                if not isinstance(raw, str):
-                    raise ValueError(f"expected text, got {raw!r}")
-                values[f.name] = raw
+            values[name] = read(doc[name])
         except (ValueError, TableError) as error:
-            raise MalformedEvent(f"{kind} event field {f.name!r}: {error}") from None
-    extra = set(doc) - {f.name for f in dataclasses.fields(cls)} - {"kind"}
-    if extra:
-        raise MalformedEvent(f"{kind} event has unknown fields {sorted(extra)}")
+            raise MalformedEvent(f"{kind} event field {name!r}: {error}") from None
+    if not doc.keys() <= known:
+        raise MalformedEvent(f"{kind} event has unknown fields {sorted(set(doc) - known)}")
     return cls(**values)  # type: ignore[arg-type]

@@ -208,7 +208,7 @@ class HandValue:
         """The JSON form used by ``tablectl hands``."""
         return {
             "cards": [c.code for c in self.cards],
-            "category": self.category.value,
+            "category": str(self.category),
             "name": self.name,
             "best_five": [c.code for c in self.best_five],
             "strength": self.strength,
@@ -217,18 +217,17 @@ class HandValue:
 
 def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
     """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
-    ranks = [int(c) >> 2 for c in five]
-    counts = Counter(ranks)
+    ranks = [card >> 2 for card in five]
     wheel = sorted(ranks) == [0, 1, 2, 3, 12] and category_of(value, ranking) in (
         Category.STRAIGHT,
         Category.STRAIGHT_FLUSH,
     )
-
-    def key(card: Card) -> tuple[int, int, int]:
-        rank = int(card) >> 2
-        return (counts[rank], -1 if wheel and rank == 12 else rank, int(card) & 3)
-
-    return tuple(sorted(five, key=key, reverse=True))
+    # the order of (cards of the same rank, rank with a wheel's ace lowest, suit), as one integer
+    keys = [
+        ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3
+        for card, rank in zip(five, ranks, strict=True)
+    ]
+    return tuple([card for _, card in sorted(zip(keys, five, strict=True), reverse=True)])
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
@@ -368,8 +367,7 @@ class Qualifier:
 
     def threshold(self, ranking: Ranking = Ranking.STANDARD) -> int:
         """The lowest qualifying strength: a hand qualifies when its strength is at least this."""
-        primary = 1 << int(self.rank) if self.rank is not None else 0
-        return ranking.level(self.category) << CATEGORY_SHIFT | primary << 13
+        return _threshold(self.category, self.rank, ranking)
 
     def holds(self, value: HandValue) -> bool:
         """Whether ``value`` meets the minimum."""
@@ -385,6 +383,12 @@ class Qualifier:
 @lru_cache(maxsize=256)
 def _parse_qualifier(text: str) -> Qualifier:
     return Qualifier._parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _threshold(category: Category, rank: Rank | None, ranking: Ranking) -> int:
+    primary = 1 << int(rank) if rank is not None else 0
+    return ranking.level(category) << CATEGORY_SHIFT | primary << 13
 
 
 # --------------------------------------------------------------------------------------

@@ -90,8 +90,16 @@ def replay(
     if not entries:
         raise TableError(f"{source}: the journal is empty")
     state = new_table(config_from_header(entries[0].record, source))
+    # a table's journal repeats the same few records (cards, bets, decisions): each stored
+    # text is decoded once (events are immutable)
+    decoded: dict[str, Event] = {}
     for entry in entries[1:]:
-        event = event_from_json(entry.record)
+        text = entry.text
+        event = decoded.get(text) if text is not None else None
+        if event is None:
+            event = event_from_json(entry.record)
+            if text is not None and len(decoded) < 65536:
+                decoded[text] = event
         state, actions = handle(state, event, entry.at)
         yield ReplayStep(entry, event, state, actions)
 

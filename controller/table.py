@@ -15,12 +15,14 @@ until the dealer or the pit manager resumes or voids the round.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from controller.cards import Card
 from controller.errors import TableError
@@ -60,11 +62,14 @@ from controller.games.rules import (
     DealHoleCards,
     DecisionPoint,
     Face,
+    Money,
     Reveal,
     RoundCards,
     Settlement,
     Spot,
+    exact,
     format_amount,
+    times,
 )
 from controller.games.rules import (
     Decide as DecideStep,
@@ -87,6 +92,8 @@ __all__ = [
 ]
 
 DEALER = "dealer"
+
+_Json = dict[str, object]
 
 
 class IllegalCommand(TableError):
@@ -117,32 +124,54 @@ class TableConfig:
     betting_seconds: float | None = None  # studio: betting closes by itself
     decision_seconds: float | None = None  # studio: undecided hands get the timeout choice
     confirm_payments: bool = False  # physical tables: the dealer confirms what was paid
-    balances: Mapping[str, Fraction] | None = None  # studio seats' starting balances (no credit)
+    balances: Mapping[str, Money] | None = None  # studio seats' starting balances (no credit)
 
 
-@dataclass(frozen=True, slots=True)
+# Money in the state is exact and in its cheapest form (rules.Money): an int when whole, a
+# Fraction otherwise. Equal amounts compare, hash and print alike in either form.
+#
+# Stake, Round and TableState are frozen records without __slots__: every event makes new
+# ones from the old with _evolve, which copies the instance dictionary (many times cheaper
+# than dataclasses.replace, which runs __init__ over every field again); a Stake, made at
+# every bet, sets its dictionary in one step.
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Stake:
     """One seat's bets on one player hand, in the order they were placed, and its decisions."""
 
     hand: str
     seat: str
-    bets: tuple[tuple[Spot, Fraction], ...] = ()
+    bets: tuple[tuple[Spot, Money], ...] = ()
     decisions: tuple[str, ...] = ()
-    debited: Fraction = Fraction(0)  # what the seat's balance has paid in for this stake
+    debited: Money = 0  # what the seat's balance has paid in for this stake
     ruling: str = ""  # "returned" when the pit manager returned its bets (dealer exposed early)
     doubled: bool = False  # a stake may be doubled once
 
-    def totals(self) -> dict[Spot, Fraction]:
+    def __init__(
+        self,
+        hand: str,
+        seat: str,
+        bets: tuple[tuple[Spot, Money], ...] = (),
+        decisions: tuple[str, ...] = (),
+        debited: Money = 0,
+        ruling: str = "",
+        doubled: bool = False,
+    ) -> None:
+        _set(self, "__dict__", {
+            "hand": hand, "seat": seat, "bets": bets, "decisions": decisions,
+            "debited": debited, "ruling": ruling, "doubled": doubled,
+        })  # fmt: skip
+
+    def totals(self) -> dict[Spot, Money]:
         """Amount on each spot."""
-        out: dict[Spot, Fraction] = {}
-        for spot, amount in self.bets:
-            out[spot] = out.get(spot, Fraction(0)) + amount
-        return out
+        return _totals(self.bets)
 
     @property
-    def staked(self) -> Fraction:
+    def staked(self) -> Money:
         """Everything this stake put on the layout before the deal."""
-        return sum((amount for _, amount in self.bets), Fraction(0))
+        return exact(sum((amount for _, amount in self.bets), 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +195,7 @@ class Due:
         return f"reveal {self.label.replace('_', ' ')}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Round:
     """The round in play."""
 
@@ -181,7 +210,7 @@ class Round:
     betting_deadline: float | None = None
     decision_deadline: float | None = None
     settlements: tuple[tuple[str, str, Settlement], ...] = ()
-    paid: tuple[tuple[str, str, Fraction], ...] = ()
+    paid: tuple[tuple[str, str, Money], ...] = ()
     halted_from: Phase | None = None
     halt_reason: str = ""
     stray: tuple[Card, ...] = ()  # cards that arrived when none was due
@@ -199,14 +228,17 @@ class Round:
 
     def cards_of(self, position: str) -> tuple[Card, ...]:
         """The cards dealt to ``position``."""
-        return tuple(card for pos, card, _ in self.cards if pos == position)
+        return tuple([card for pos, card, _ in self.cards if pos == position])
 
     def stake(self, hand: str, seat: str) -> Stake | None:
         """``seat``'s stake on ``hand``, if any."""
-        return next((s for s in self.stakes if s.hand == hand and s.seat == seat), None)
+        for s in self.stakes:
+            if s.hand == hand and s.seat == seat:
+                return s
+        return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableState:
     """The whole table: configuration, phase, the round in play and the seats' balances."""
 
@@ -214,14 +246,18 @@ class TableState:
     phase: Phase = Phase.CLOSED
     round: Round | None = None
     rounds_started: int = 0
-    balances: tuple[tuple[str, Fraction], ...] = ()
+    balances: tuple[tuple[str, Money], ...] = ()  # sorted by seat
     last_round: tuple[tuple[str, str], ...] = field(default=())  # (round id, outcome) of the last
     deck_id: str = ""
-    last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Fraction], ...]], ...] = ()  # for rebet
+    last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Money], ...]], ...] = ()  # for rebet
 
-    def balance(self, seat: str) -> Fraction | None:
+    def balance(self, seat: str) -> Money | None:
         """A studio seat's balance (None at a cash table or for an unknown seat)."""
-        return next((b for s, b in self.balances if s == seat), None)
+        balances = self.balances
+        i = bisect_left(balances, (seat,))  # sorted by seat
+        if i < len(balances) and balances[i][0] == seat:
+            return balances[i][1]
+        return next((b for s, b in balances if s == seat), None)  # not sorted, or not there
 
     @property
     def next_due(self) -> str:
@@ -240,8 +276,31 @@ class TableState:
 
 def new_table(config: TableConfig) -> TableState:
     """A closed table with its seats' starting balances."""
-    balances = tuple(sorted((config.balances or {}).items()))
+    balances = tuple(sorted((seat, exact(b)) for seat, b in (config.balances or {}).items()))
     return TableState(config, balances=balances)
+
+
+_Record = TypeVar("_Record", Stake, Round, TableState)
+_FIELDS: dict[type, frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls)) for cls in (Stake, Round, TableState)
+}
+
+
+def _evolve(record: _Record, **changes: Any) -> _Record:
+    """``dataclasses.replace`` for the state's records, by copying the instance dictionary."""
+    assert changes.keys() <= _FIELDS[record.__class__], changes.keys()
+    new = object.__new__(record.__class__)
+    values = record.__dict__.copy()
+    values.update(changes)
+    _set(new, "__dict__", values)
+    return new
+
+
+def _totals(bets: tuple[tuple[Spot, Money], ...]) -> dict[Spot, Money]:
+    out: dict[Spot, Money] = {}
+    for spot, amount in bets:
+        out[spot] = exact(out[spot] + amount) if spot in out else amount
+    return out
 
 
 def round_id(table_id: str, started_at: float, number: int) -> str:
@@ -272,51 +331,61 @@ def _need_phase(state: TableState, action: str, *phases: Phase) -> None:
 
 def _need(state: TableState, action: str, *phases: Phase) -> Round:
     """The round in play, when the table is in one of ``phases``."""
-    _need_phase(state, action, *phases)
+    if state.phase not in phases:
+        _need_phase(state, action, *phases)
     if state.round is None:
         raise _refuse(action, state, "no round is in play")
     return state.round
 
 
-def _verify_bet(state: TableState, event: PlaceBet) -> None:
+def _verify_bet(
+    state: TableState, event: PlaceBet
+) -> tuple[Round, Stake | None, tuple[tuple[Spot, Money], ...], Money]:
+    """Refuse a bet the table may not take; else the round, the seat's stake on the hand before
+    the bet (None for its first bet), the stake's bets with this one and everything they place
+    (with the bets they bring)."""
     rnd = _need(state, "place a bet", Phase.BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
         raise IllegalCommand(f"can't bet on {event.hand!r}: the hands are {', '.join(cfg.hands)}")
-    if event.amount <= 0:
+    amount = exact(event.amount)
+    if amount <= 0:
         raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
     if cfg.seating is Seating.BOXES:
         _verify_box_bet(state, rnd, event)
-    stake = rnd.stake(event.hand, event.seat) or Stake(event.hand, event.seat)
-    totals = stake.totals()
-    totals[event.spot] = totals.get(event.spot, Fraction(0)) + event.amount
+    before = rnd.stake(event.hand, event.seat)
+    bets = (*before.bets, (event.spot, amount)) if before else ((event.spot, amount),)
+    totals = _totals(bets)
     game = cfg.game
     if event.spot not in game.initial_spots:
         allowed = ", ".join(s.value for s in game.initial_spots)
         raise IllegalCommand(f"can't bet on {event.spot} before the deal: expected {allowed}")
-    if event.spot is not Spot.ANTE and totals.get(Spot.ANTE, Fraction(0)) <= 0:
+    if event.spot is not Spot.ANTE and totals.get(Spot.ANTE, 0) <= 0:
         raise IllegalCommand(f"can't bet on {event.spot} without an ante on {event.hand}")
-    limit = game.config.limits.get(event.spot)
+    limits = game.config.limits
+    limit = limits.get(event.spot)
     if limit is not None:
         limit.verify(event.spot, totals[event.spot], totals)
         if event.spot is Spot.ANTE:  # a lower ante must not leave a side bet above its cap
-            for spot, amount in totals.items():
-                cap = game.config.limits.get(spot)
+            for spot, total in totals.items():
+                cap = limits.get(spot)
                 if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
-                    cap.verify(spot, amount, totals)
+                    cap.verify(spot, total, totals)
+    placed = _walked(game, bets, ())[1]
     balance = state.balance(event.seat)
     if cfg.balances is not None:
         if balance is None:
             raise IllegalCommand(f"can't take a bet from {event.seat}: the seat has no balance")
         # the cost includes what the bet brings with it (Ultimate's Ante Plus equals the ante)
-        after = Stake(stake.hand, stake.seat, (*stake.bets, (event.spot, event.amount)))
-        cost = _placed(game, after) - _placed(game, stake)
+        was = _placed(game, before) if before else _walked(game, (), ())[1]
+        cost = exact(placed - was)
         if cost > balance:
             brings = "" if cost == event.amount else f" (with the bets it brings, {cost})"
             raise IllegalCommand(
                 f"can't bet {event.amount} for {event.seat}{brings}: the balance is {balance} "
                 "(no credit)"
             )
+    return rnd, before, bets, placed
 
 
 def _box_rules(state: TableState) -> tuple[int, int] | None:
@@ -380,8 +449,8 @@ def _verify_box_bet(state: TableState, rnd: Round, event: PlaceBet) -> None:
         if event.spot is Spot.ANTE:
             owners = next(s for s in rnd.stakes if s.hand == event.hand and s.seat == owner)
             own = rnd.stake(event.hand, event.seat)
-            total = (own.totals().get(Spot.ANTE, Fraction(0)) if own else 0) + event.amount
-            if total > owners.totals().get(Spot.ANTE, Fraction(0)):
+            total = (own.totals().get(Spot.ANTE, 0) if own else 0) + event.amount
+            if total > owners.totals().get(Spot.ANTE, 0):
                 raise IllegalCommand(
                     f"can't bet {total} for {event.seat} on {event.hand}: a passenger on an open "
                     f"box bets the owner's amount ({owners.totals().get(Spot.ANTE)})"
@@ -392,7 +461,7 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
     """Before the deal: open-box passengers bet the owner's ante and follow him to his 2nd box."""
     if state.config.seating is not Seating.BOXES or _box_rules(state) is None:
         return
-    antes = {(s.hand, s.seat): s.totals().get(Spot.ANTE, Fraction(0)) for s in rnd.stakes}
+    antes = {(s.hand, s.seat): s.totals().get(Spot.ANTE, 0) for s in rnd.stakes}
     owned: dict[str, list[str]] = {}
     for hand in state.config.hands:
         owner = _owner_of(rnd, hand)
@@ -425,14 +494,14 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
                 )
 
 
-def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]]:
+def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoint, list[Stake]]:
     rnd = _need(state, "take a decision", Phase.DECIDING)
     due = rnd.due
     assert due is not None and due.point is not None
-    stakes = [s for s in rnd.stakes if s.hand == event.hand]
-    if not stakes:
-        raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
     if state.config.seating is Seating.BOXES:
+        stakes = [s for s in rnd.stakes if s.hand == event.hand]
+        if not stakes:
+            raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
         owner = stakes[0].seat
         if event.seat != owner:
             raise IllegalCommand(
@@ -448,9 +517,12 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
                     f"can't decide {event.hand} before {hand}: {owner} decides his first box first"
                 )
     else:
-        targets = [s for s in stakes if s.seat == event.seat]
-        if not targets:
+        own = rnd.stake(event.hand, event.seat)  # a seat has one stake on a hand
+        if own is None:
+            if not any(s.hand == event.hand for s in rnd.stakes):
+                raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
             raise IllegalCommand(f"can't decide for {event.seat}: no stake on {event.hand}")
+        targets = [own]
     game = state.config.game
     for stake in targets:
         if not _owes(game, stake, due.point):
@@ -461,29 +533,60 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, list[Stake]
     option = due.point.option(event.option)  # raises naming the choices
     if option.places_bet and state.config.balances is not None:
         for stake in targets:
-            ante = stake.totals().get(Spot.ANTE, Fraction(0))
-            cost = ante * option.multiple
-            balance = state.balance(stake.seat) or Fraction(0)
+            ante = stake.totals().get(Spot.ANTE, 0)
+            cost = times(ante, option.multiple)
+            balance = state.balance(stake.seat) or 0
             if cost > balance:
                 raise IllegalCommand(
                     f"can't {event.option} for {stake.seat}: it costs {format_amount(cost)} and "
                     f"the balance is {format_amount(balance)} (no credit)"
                 )
-    return rnd, targets
+    return rnd, due.point, targets
 
 
-@lru_cache(maxsize=4096)
-def _walk(game: Game, bets: tuple[tuple[Spot, Fraction], ...], decisions: tuple[str, ...]) -> Walk:
-    """A stake's walk through the decision points (stakes are immutable: memoized)."""
-    totals: dict[Spot, Fraction] = {}
-    for spot, amount in bets:
-        totals[spot] = totals.get(spot, Fraction(0)) + amount
-    return game.walk(totals, decisions)
+class _Memo:
+    """A game's walks by (bets, decisions), with what each has placed in all."""
+
+    __slots__ = ("game", "walks")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.walks: dict[
+            tuple[tuple[tuple[Spot, Money], ...], tuple[str, ...]], tuple[Walk, Money]
+        ] = {}
 
 
-def _placed(game: Game, stake: Stake) -> Fraction:
+_MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id stays its own
+
+
+def _walked(
+    game: Game, bets: tuple[tuple[Spot, Money], ...], decisions: tuple[str, ...]
+) -> tuple[Walk, Money]:
+    """A stake's walk through the decision points, and everything it has placed (stakes are
+    immutable and games pure: memoized)."""
+    memo = _MEMOS.get(id(game))
+    if memo is None or memo.game is not game:
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        memo = _MEMOS[id(game)] = _Memo(game)
+    key = (bets, decisions)
+    found = memo.walks.get(key)
+    if found is None:
+        walk = game.walk(_totals(bets), decisions)
+        if len(memo.walks) >= 4096:
+            memo.walks.clear()
+        found = memo.walks[key] = (walk, exact(sum(walk.bets.values(), 0)))
+    return found
+
+
+def _walk(game: Game, stake: Stake) -> Walk:
+    """A stake's walk through the decision points."""
+    return _walked(game, stake.bets, stake.decisions)[0]
+
+
+def _placed(game: Game, stake: Stake) -> Money:
     """Everything on the layout for ``stake`` now: its bets, automatic bets and decisions' bets."""
-    return sum(_walk(game, stake.bets, stake.decisions).bets.values(), Fraction(0))
+    return _walked(game, stake.bets, stake.decisions)[1]
 
 
 def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
@@ -491,17 +594,37 @@ def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
     owed = _placed(state.config.game, stake) - stake.debited
     if owed == 0:
         return state, stake
-    return _debit(state, stake.seat, owed), replace(stake, debited=stake.debited + owed)
+    return _debit(state, stake.seat, owed), _evolve(stake, debited=exact(stake.debited + owed))
 
 
 def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
-    walk = _walk(game, stake.bets, stake.decisions)
-    return walk.pending is not None and walk.pending.name == point.name
+    pending = _walked(game, stake.bets, stake.decisions)[0].pending
+    return pending is not None and pending.name == point.name
+
+
+def _anyone_owes(
+    game: Game, stakes: tuple[Stake, ...], point: DecisionPoint, start: int = 0
+) -> bool:
+    """Whether any of ``stakes`` owes a decision at ``point`` (looked for from ``start`` on,
+    then from the first: the next seat to decide is usually the next one)."""
+    memo = _MEMOS.get(id(game))
+    walks = memo.walks if memo is not None and memo.game is game else {}
+    name = point.name
+    for part in (stakes[start:], stakes[:start]) if start else (stakes,):
+        for stake in part:
+            found = walks.get((stake.bets, stake.decisions)) or _walked(
+                game, stake.bets, stake.decisions
+            )
+            pending = found[0].pending
+            if pending is not None and pending.name == name:
+                return True
+    return False
 
 
 # =========================================================================== the round
 
 
+@lru_cache(maxsize=256)
 def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     """The game's deal script for these hands, one step per card, decision or reveal."""
     steps: list[Due] = []
@@ -520,10 +643,13 @@ def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     return tuple(steps)
 
 
+_PHASE_OF_DUE = {"card": Phase.DEALING, "decision": Phase.DECIDING, "reveal": Phase.REVEAL}
+
+
 def _phase_of(due: Due | None) -> Phase:
     if due is None:
         return Phase.SETTLING
-    return {"card": Phase.DEALING, "decision": Phase.DECIDING, "reveal": Phase.REVEAL}[due.kind]
+    return _PHASE_OF_DUE[due.kind]
 
 
 def _phase_action(state: TableState) -> Action:
@@ -531,7 +657,7 @@ def _phase_action(state: TableState) -> Action:
     return Action(
         "phase",
         {
-            "phase": state.phase.value,
+            "phase": str(state.phase),
             "round_id": rnd.round_id if rnd else None,
             "next": state.next_due,
         },
@@ -546,18 +672,17 @@ def _gate(before: TableState, after: TableState) -> list[Action]:
     return [Action("shoe_gate", {"locked": not now})]
 
 
-def _advance(state: TableState, now: float) -> tuple[TableState, list[Action]]:
-    """Move past steps that need nobody: reveals before decisions, decisions nobody owes."""
+def _advance(state: TableState, rnd: Round, now: float) -> tuple[TableState, list[Action]]:
+    """With ``rnd`` the round in play, move past steps that need nobody: reveals before
+    decisions, decisions nobody owes."""
     actions: list[Action] = []
-    rnd = state.round
-    assert rnd is not None
     game = state.config.game
     while True:
         due = rnd.due
         if due is None:
-            return _settle(replace(state, round=rnd), now, actions)
+            return _settle(_evolve(state, round=rnd), now, actions)
         if due.kind == "reveal" and due.label == "dealer_first":
-            rnd = replace(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {"dealer_first"})
+            rnd = _evolve(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {"dealer_first"})
             first = rnd.cards_of("dealer")[:1]
             actions.append(
                 Action("reveal", {"what": "dealer_first", "cards": [c.code for c in first]})
@@ -565,15 +690,16 @@ def _advance(state: TableState, now: float) -> tuple[TableState, list[Action]]:
             continue
         if due.kind == "decision":
             assert due.point is not None
-            if not any(_owes(game, s, due.point) for s in rnd.stakes):
-                rnd = replace(rnd, cursor=rnd.cursor + 1)
+            if not _anyone_owes(game, rnd.stakes, due.point):
+                rnd = _evolve(rnd, cursor=rnd.cursor + 1)
                 continue
             deadline = (
                 now + state.config.decision_seconds if state.config.decision_seconds else None
             )
-            rnd = replace(rnd, decision_deadline=deadline)
+            if deadline != rnd.decision_deadline:
+                rnd = _evolve(rnd, decision_deadline=deadline)
         break
-    state = replace(state, round=rnd, phase=_phase_of(rnd.due))
+    state = _evolve(state, round=rnd, phase=_phase_of(rnd.due))
     actions.append(_phase_action(state))
     return state, actions
 
@@ -584,13 +710,22 @@ def _settle(
     rnd = state.round
     assert rnd is not None
     game = state.config.game
-    dealer, board = rnd.cards_of("dealer"), rnd.cards_of("board")
+    held: dict[str, list[Card]] = {}  # the cards of every position, in one pass
+    for position, card, _ in rnd.cards:
+        if position in held:
+            held[position].append(card)
+        else:
+            held[position] = [card]
+    dealer, board = tuple(held.get("dealer", ())), tuple(held.get("board", ()))
     settlements: list[tuple[str, str, Settlement]] = []
-    values: dict[str, tuple[HandValue, HandValue]] = {}
+    # each hand is checked and evaluated once, whatever its stakes, and stakes with the same
+    # bets and decisions on it are settled once (the settlement is a pure function of them)
+    hands: dict[str, tuple[RoundCards, HandValue, HandValue, tuple[_Json, _Json]]] = {}
+    settled: dict[tuple[str, object, tuple[str, ...]], tuple[Settlement, _Json]] = {}
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
-            placed = game.walk(stake.totals(), stake.decisions).bets
-            paid_in = format_amount(sum(placed.values(), Fraction(0)))
+            placed = _walk(game, stake).bets
+            paid_in = format_amount(exact(sum(placed.values(), 0)))
             lines = [
                 {"spot": spot.value, "stake": format_amount(amount), "result": "push",
                  "odds": None, "paid": "0", "returned": format_amount(amount),
@@ -601,55 +736,77 @@ def _settle(
             money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": lines}
             actions.append(Action("settled", {**data, **money}))
             continue
-        cards = RoundCards(rnd.cards_of(stake.hand), dealer, board)
-        if stake.hand not in values:  # each hand is evaluated once, whatever its stakes
-            values[stake.hand] = game.evaluate_hands(cards)
-        settlement = game.settle(cards, stake.totals(), stake.decisions, values=values[stake.hand])
+        key = (stake.hand, stake.bets, stake.decisions)
+        done = settled.get(key)
+        if done is None:
+            hand = hands.get(stake.hand)
+            if hand is None:
+                cards = RoundCards(tuple(held.get(stake.hand, ())), dealer, board)
+                player, dealers = game.evaluate_hands(cards)
+                game.check_cards(cards)
+                hand = (cards, player, dealers, (player.to_json(), dealers.to_json()))
+                hands[stake.hand] = hand
+            cards, player, dealers, shown = hand
+            walk = game.completed(_walk(game, stake))
+            settlement = game.settle_walk(cards, walk, player, dealers)
+            done = settled[key] = (settlement, settlement.to_json(shown))
+        settlement, shape = done
         settlements.append((stake.hand, stake.seat, settlement))
-        actions.append(
-            Action("settled", {"hand": stake.hand, "seat": stake.seat, **settlement.to_json()})
-        )
-    rnd = replace(rnd, settlements=tuple(settlements))
-    state = replace(state, round=rnd, phase=Phase.SETTLING)
+        actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
+    rnd = _evolve(rnd, settlements=tuple(settlements))
+    state = _evolve(state, round=rnd, phase=Phase.SETTLING)
     if state.config.confirm_payments and any(s.returned > 0 for _, _, s in settlements):
         actions.append(_phase_action(state))
         return state, actions
     return _complete(state, actions)
 
 
+def _credit(
+    balances: tuple[tuple[str, Money], ...], amounts: Iterable[tuple[str, Money]]
+) -> tuple[tuple[str, Money], ...]:
+    """``balances`` (sorted by seat) with ``amounts`` added to their seats' balances."""
+    totals: dict[str, Money] = dict(balances)
+    for seat, amount in amounts:
+        totals[seat] = totals.get(seat, 0) + amount
+    out = tuple([(seat, b if b.__class__ is int else exact(b)) for seat, b in totals.items()])
+    return out if len(out) == len(balances) else tuple(sorted(out))  # a new seat: sort again
+
+
 def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, list[Action]]:
     rnd = state.round
     assert rnd is not None
-    balances = dict(state.balances)
     game = state.config.game
     back = [(s.seat, _placed(game, s)) for s in rnd.stakes if s.ruling == "returned"]
+    balances = state.balances
     if state.config.balances is not None:
-        for _, seat, settlement in rnd.settlements:
-            balances[seat] = balances.get(seat, Fraction(0)) + settlement.returned
-        for seat, amount in back:
-            balances[seat] = balances.get(seat, Fraction(0)) + amount
-    staked = sum((s.staked for _, _, s in rnd.settlements), Fraction(0))
-    returned = sum((s.returned for _, _, s in rnd.settlements), Fraction(0))
-    staked += sum((a for _, a in back), Fraction(0))
-    returned += sum((a for _, a in back), Fraction(0))
+        won = [(seat, settlement.returned) for _, seat, settlement in rnd.settlements]
+        balances = _credit(balances, [*won, *back])
+    staked: Money = 0
+    returned: Money = 0
+    for _, _, settlement in rnd.settlements:
+        staked += settlement.staked
+        returned += settlement.returned
+    for _, amount in back:
+        staked += amount
+        returned += amount
     actions.append(
         Action(
             "round_ended",
             {
                 "round_id": rnd.round_id,
                 "outcome": "complete",
-                "staked": format_amount(staked),
-                "returned": format_amount(returned),
+                "staked": format_amount(exact(staked)),
+                "returned": format_amount(exact(returned)),
             },
         )
     )
-    state = replace(
+    state = _evolve(
         state,
         phase=Phase.IDLE,
         round=None,
-        balances=tuple(sorted(balances.items())),
+        balances=balances,
         last_round=((rnd.round_id, "complete"),),
-        last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
+        last_bets=tuple([(st.hand, st.seat, st.bets) for st in rnd.stakes]),
     )
     actions.append(_phase_action(state))
     return state, actions
@@ -663,35 +820,49 @@ def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState
     number = state.rounds_started + 1
     deadline = now + state.config.betting_seconds if state.config.betting_seconds else None
     rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline)
-    state = replace(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
+    state = _evolve(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
     return state, [_phase_action(state)]
 
 
 def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, list[Action]]:
-    _verify_bet(state, event)
-    rnd = state.round
-    assert rnd is not None
-    stake = rnd.stake(event.hand, event.seat)
-    bets = (*(stake.bets if stake else ()), (event.spot, event.amount))
+    rnd, stake, bets, placed = _verify_bet(state, event)
     # paid in now, with whatever the bet brings with it (Ultimate's Ante Plus)
-    state, new = _charge(
-        state, Stake(event.hand, event.seat, bets, debited=stake.debited if stake else Fraction(0))
+    debited = stake.debited if stake else 0
+    owed = placed - debited
+    if owed != 0:
+        debited = exact(debited + owed)
+    new = Stake(event.hand, event.seat, bets, debited=debited)
+    stakes = (
+        (*rnd.stakes, new)
+        if stake is None
+        else tuple([new if s is stake else s for s in rnd.stakes])
     )
-    stakes = tuple(new if s is stake else s for s in rnd.stakes) if stake else (*rnd.stakes, new)
     dark = (
         rnd.dark | {event.hand} if event.dark and _owner_of(rnd, event.hand) is None else rnd.dark
     )
-    state = replace(state, round=replace(rnd, stakes=stakes, dark=dark))
-    return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": event.spot.value,
-                                  "amount": format_amount(event.amount)})]  # fmt: skip
+    rnd = _evolve(rnd, stakes=stakes, dark=dark)
+    if owed != 0 and state.config.balances is not None:
+        state = _evolve(state, round=rnd, balances=_debited(state.balances, event.seat, owed))
+    else:
+        state = _evolve(state, round=rnd)
+    return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": str(event.spot),
+                                  "amount": format_amount(bets[-1][1])})]  # fmt: skip
 
 
-def _debit(state: TableState, seat: str, amount: Fraction) -> TableState:
+def _debited(
+    balances: tuple[tuple[str, Money], ...], seat: str, amount: Money
+) -> tuple[tuple[str, Money], ...]:
+    """``balances`` (sorted by seat) with ``amount`` taken from ``seat``'s."""
+    i = bisect_left(balances, (seat,))
+    if i < len(balances) and balances[i][0] == seat:
+        return (*balances[:i], (seat, exact(balances[i][1] - amount)), *balances[i + 1 :])
+    return _credit(balances, ((seat, -amount),))
+
+
+def _debit(state: TableState, seat: str, amount: Money) -> TableState:
     if state.config.balances is None:
         return state
-    balances = dict(state.balances)
-    balances[seat] = balances.get(seat, Fraction(0)) - amount
-    return replace(state, balances=tuple(sorted(balances.items())))
+    return _evolve(state, balances=_debited(state.balances, seat, amount))
 
 
 def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, what: str
@@ -702,13 +873,13 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
         raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
     keep = stake.bets[:-how_many] if how_many else ()
     remaining = Stake(hand, seat, keep, debited=stake.debited)
-    if keep and remaining.totals().get(Spot.ANTE, Fraction(0)) <= 0:
+    if keep and remaining.totals().get(Spot.ANTE, 0) <= 0:
         raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
     # everything the removed bets paid in comes back (an ante's Ante Plus with it)
     state, remaining = _charge(state, remaining)
-    refund = stake.debited - remaining.debited
+    refund = exact(stake.debited - remaining.debited)
     stakes = tuple((remaining if s is stake else s) for s in rnd.stakes if s is not stake or keep)
-    state = replace(state, round=replace(rnd, stakes=stakes))
+    state = _evolve(state, round=_evolve(rnd, stakes=stakes))
     return state, [Action("bets_taken_back", {"hand": hand, "seat": seat,
                                               "amount": format_amount(refund)})]  # fmt: skip
 
@@ -721,7 +892,7 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
     )
     actions = [Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
     if not in_play:
-        state = replace(state, phase=Phase.IDLE, round=None,
+        state = _evolve(state, phase=Phase.IDLE, round=None,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip
         actions.append(Action("round_ended", {"round_id": rnd.round_id, "outcome": "no bets"}))
         actions.append(_phase_action(state))
@@ -731,10 +902,10 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
     for stake in rnd.stakes:  # automatic bets (Ultimate's Ante Plus) are paid in now
         state, stake = _charge(state, stake)
         charged.append(stake)
-    rnd = replace(rnd, stakes=tuple(charged), in_play=in_play, script=script, cursor=0,
+    rnd = _evolve(rnd, stakes=tuple(charged), in_play=in_play, script=script, cursor=0,
                   betting_deadline=None)  # fmt: skip
     before = state
-    state, more = _advance(replace(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -748,13 +919,13 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
     deck = state.config.game.info.deck
     if event.card not in deck:
         return _halt(state, f"card {event.card} is not in the {deck.description}", DEALER)
-    rnd = replace(
+    rnd = _evolve(
         rnd, cards=(*rnd.cards, (due.position, event.card, due.face)), cursor=rnd.cursor + 1
     )
     actions = [Action("card", {"position": due.position, "card": event.card.code,
-                               "face": due.face.value, "label": due.label})]  # fmt: skip
+                               "face": str(due.face), "label": due.label})]  # fmt: skip
     before = state
-    state, more = _advance(replace(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -764,20 +935,20 @@ def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Acti
     if state.round is None:
         # no round to stop: the card is reported, and the table stays as it is
         return state, [Action("alert", {"level": "error", "message": reason, "card": card.code})]
-    rnd = replace(state.round, stray=(*state.round.stray, card))
-    return _halt(replace(state, round=rnd), reason, "shoe")
+    rnd = _evolve(state.round, stray=(*state.round.stray, card))
+    return _halt(_evolve(state, round=rnd), reason, "shoe")
 
 
 def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[Action]]:
     rnd = state.round
     assert rnd is not None
     if state.phase is Phase.HALTED:  # already halted: add the reason, keep the first phase
-        rnd = replace(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
-        state = replace(state, round=rnd)
+        rnd = _evolve(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
+        state = _evolve(state, round=rnd)
         return state, [Action("alert", {"level": "error", "message": reason})]
-    rnd = replace(rnd, halted_from=state.phase, halt_reason=reason)
+    rnd = _evolve(rnd, halted_from=state.phase, halt_reason=reason)
     before = state
-    state = replace(state, round=rnd, phase=Phase.HALTED)
+    state = _evolve(state, round=rnd, phase=Phase.HALTED)
     actions = [
         Action("halted", {"round_id": rnd.round_id, "reason": reason, "by": actor,
                           "from": rnd.halted_from.value if rnd.halted_from else None}),
@@ -792,12 +963,12 @@ def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, l
     assert rnd.halted_from is not None
     before = state
     phase = rnd.halted_from
-    rnd = replace(rnd, halted_from=None, halt_reason="")
+    rnd = _evolve(rnd, halted_from=None, halt_reason="")
     if phase is Phase.DECIDING and state.config.decision_seconds:
-        rnd = replace(rnd, decision_deadline=now + state.config.decision_seconds)
+        rnd = _evolve(rnd, decision_deadline=now + state.config.decision_seconds)
     if phase is Phase.BETTING and state.config.betting_seconds:
-        rnd = replace(rnd, betting_deadline=now + state.config.betting_seconds)
-    state = replace(state, round=rnd, phase=phase)
+        rnd = _evolve(rnd, betting_deadline=now + state.config.betting_seconds)
+    state = _evolve(state, round=rnd, phase=phase)
     actions = [Action("resumed", {"round_id": rnd.round_id, "by": event.actor, "note": event.note}),
                _phase_action(state)]  # fmt: skip
     return state, actions + _gate(before, state)
@@ -813,7 +984,7 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
         paid_in = _placed(state.config.game, stake)
         refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
         state = _debit(state, stake.seat, -stake.debited)
-    state = replace(
+    state = _evolve(
         state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),),
         last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
     )  # fmt: skip
@@ -827,24 +998,32 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
 
 def _decide(state: TableState, event: Decide, now: float, automatic: bool = False
             ) -> tuple[TableState, list[Action]]:  # fmt: skip
-    rnd, targets = _verify_decide(state, event)
+    rnd, point, targets = _verify_decide(state, event)
+    game = state.config.game
+    chosen = {id(s) for s in targets}
+    balances = state.balances
     stakes: list[Stake] = []
+    after = 0  # where the stakes after the last one decided begin
     for stake in rnd.stakes:  # a bet the decision places is paid in now
-        if stake in targets:
-            state, stake = _charge(
-                state, replace(stake, decisions=(*stake.decisions, event.option))
-            )
+        if id(stake) in chosen:
+            decisions = (*stake.decisions, event.option)
+            owed = _walked(game, stake.bets, decisions)[1] - stake.debited
+            if owed == 0:
+                stake = _evolve(stake, decisions=decisions)
+            else:
+                stake = _evolve(stake, decisions=decisions, debited=exact(stake.debited + owed))
+                if state.config.balances is not None:
+                    balances = _debited(balances, stake.seat, owed)
+            after = len(stakes) + 1
         stakes.append(stake)
-    rnd = replace(rnd, stakes=tuple(stakes))
+    rnd = _evolve(rnd, stakes=tuple(stakes))
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
-    due = rnd.due
-    assert due is not None and due.point is not None
-    if any(_owes(state.config.game, s, due.point) for s in rnd.stakes):
-        return replace(state, round=rnd), actions
-    before = state
-    rnd = replace(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
-    state, more = _advance(replace(state, round=rnd), now)
+    if _anyone_owes(game, rnd.stakes, point, after % len(stakes)):
+        return _evolve(state, round=rnd, balances=balances), actions
+    state = before = _evolve(state, balances=balances)
+    rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -853,10 +1032,10 @@ def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableStat
     shown: list[str] = []
     while rnd.due is not None and rnd.due.kind == "reveal":
         shown.append(rnd.due.label)
-        rnd = replace(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {rnd.due.label})
+        rnd = _evolve(rnd, cursor=rnd.cursor + 1, revealed=rnd.revealed | {rnd.due.label})
     actions = [Action("reveal", {"what": label, "cards": [c.code for c in rnd.cards_of(
         "dealer" if label == "dealer" else "board")]}) for label in shown]  # fmt: skip
-    state, more = _advance(replace(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more
 
 
@@ -883,8 +1062,8 @@ def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list
         message = f"overpayment on {who}: paid {paid}, owed {due}: {gap} too much"
         actions.append(Action("alert", {"level": "error", "audience": "pit", "message": message}))
     others = tuple(p for p in rnd.paid if (p[0], p[1]) != (event.hand, event.seat))
-    rnd = replace(rnd, paid=(*others, (event.hand, event.seat, event.paid)))
-    state = replace(state, round=rnd)
+    rnd = _evolve(rnd, paid=(*others, (event.hand, event.seat, event.paid)))
+    state = _evolve(state, round=rnd)
     actions.append(
         Action(
             "payment",
@@ -958,14 +1137,14 @@ def _restore(
             "can't restore cards from before a decision already taken: redeal or void instead"
         )
     removed = tuple(c for c in known if c not in seen)
-    rnd = replace(
+    rnd = _evolve(
         rnd, cards=tuple(cards), cursor=cursor, stray=(), removed=(*rnd.removed, *removed),
         halted_from=None, halt_reason="",
     )  # fmt: skip
     actions = [Action("sequence_restored", {"by": event.actor, "cards": event.cards,
                                             "removed": [c.code for c in removed]})]  # fmt: skip
     before = state
-    state, more = _advance(replace(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -974,9 +1153,9 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     collected = (*[c for _, c, _ in rnd.cards], *rnd.stray)
     stakes: list[Stake] = []
     for stake in rnd.stakes:  # bets stay where they were before the deal; calls come back
-        state, stake = _charge(state, replace(stake, decisions=(), ruling=""))
+        state, stake = _charge(state, _evolve(stake, decisions=(), ruling=""))
         stakes.append(stake)
-    rnd = replace(
+    rnd = _evolve(
         rnd, stakes=tuple(stakes), cards=(), stray=(), cursor=0, revealed=frozenset(),
         removed=(*rnd.removed, *collected), redeals=rnd.redeals + 1, exposed_early=False,
         halted_from=None, halt_reason="", decision_deadline=None,
@@ -984,7 +1163,7 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
                                  "collected": [c.code for c in collected]})]  # fmt: skip
     before = state
-    state, more = _advance(replace(state, round=rnd, phase=Phase.DEALING), now)
+    state, more = _advance(_evolve(state, phase=Phase.DEALING), rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -992,16 +1171,16 @@ def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, 
     rnd = _need(state, "report the dealer's cards exposed", Phase.DEALING, Phase.DECIDING)
     if not any(_pending_points(state, s) for s in rnd.stakes):
         raise IllegalCommand("can't report an early exposure: every hand has decided")
-    rnd = replace(rnd, exposed_early=True)
+    rnd = _evolve(rnd, exposed_early=True)
     reason = (
         "the dealer opened his cards before every hand decided: decided hands keep their "
         "decision; the pit manager rules on the others (return their bets, or fold)"
     )
-    return _halt(replace(state, round=rnd), reason, event.actor)
+    return _halt(_evolve(state, round=rnd), reason, event.actor)
 
 
 def _pending_points(state: TableState, stake: Stake) -> bool:
-    walk = _walk(state.config.game, stake.bets, stake.decisions)
+    walk = _walk(state.config.game, stake)
     return walk.pending is not None and not stake.ruling
 
 
@@ -1021,7 +1200,7 @@ def _rule(
     for stake in rnd.stakes:
         if _pending_points(state, stake):
             if event.ruling == "return":
-                stake = replace(stake, ruling="returned")
+                stake = _evolve(stake, ruling="returned")
             else:
                 decisions = list(stake.decisions)
                 walk = game.walk(stake.totals(), decisions)
@@ -1034,17 +1213,17 @@ def _rule(
                         )
                     decisions.append(fold.name)
                     walk = game.walk(stake.totals(), decisions)
-                stake = replace(stake, decisions=tuple(decisions))
+                stake = _evolve(stake, decisions=tuple(decisions))
             ruled.append({"hand": stake.hand, "seat": stake.seat, "ruling": event.ruling})
         stakes.append(stake)
-    rnd = replace(rnd, stakes=tuple(stakes), halted_from=None, halt_reason="",
+    rnd = _evolve(rnd, stakes=tuple(stakes), halted_from=None, halt_reason="",
                   decision_deadline=None)  # fmt: skip
     due = rnd.due
     if due is not None and due.kind == "decision":
-        rnd = replace(rnd, cursor=rnd.cursor + 1)
+        rnd = _evolve(rnd, cursor=rnd.cursor + 1)
     actions = [Action("ruling", {"by": event.actor, "ruling": event.ruling, "hands": ruled})]
     before = state
-    state, more = _advance(replace(state, round=rnd), now)
+    state, more = _advance(state, rnd, now)
     return state, actions + more + _gate(before, state)
 
 
@@ -1066,20 +1245,20 @@ def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableSt
     position, was, face = rnd.cards[i]
     cards = (*rnd.cards[:i], (position, event.card, face), *rnd.cards[i + 1 :])
     record = (position, event.index, was.code, event.card.code, event.actor, event.reason)
-    rnd = replace(rnd, cards=cards, corrections=(*rnd.corrections, record))
-    state = replace(state, round=rnd)
+    rnd = _evolve(rnd, cards=cards, corrections=(*rnd.corrections, record))
+    state = _evolve(state, round=rnd)
     actions = [Action("card_corrected", {"position": position, "index": event.index,
                                          "was": was.code, "now": event.card.code,
                                          "by": event.actor, "reason": event.reason})]  # fmt: skip
     if state.phase is Phase.SETTLING:  # settlement is recomputed from the corrected cards
-        rnd = replace(rnd, settlements=(), paid=())
-        return _settle(replace(state, round=rnd), now, actions)
+        rnd = _evolve(rnd, settlements=(), paid=())
+        return _settle(_evolve(state, round=rnd), now, actions)
     return state, actions
 
 
 def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list[Action]]:
     _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
-    state = replace(state, deck_id=event.deck_id)
+    state = _evolve(state, deck_id=event.deck_id)
     return state, [Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})]
 
 
@@ -1094,7 +1273,7 @@ def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, lis
     actions: list[Action] = []
     for spot, amount in last:  # all or nothing: a refused bet refuses the rebet
         bet = PlaceBet(
-            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=amount
+            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=Fraction(amount)
         )
         state, more = _bet(state, bet, now)
         actions += more
@@ -1112,7 +1291,7 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
     doubled_any = False
     for spot, amount in stake.totals().items():  # ante first: the first bets are doubled
         bet = PlaceBet(
-            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=amount
+            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=Fraction(amount)
         )
         try:
             _verify_bet(state, bet)
@@ -1129,9 +1308,9 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
         raise IllegalCommand(f"can't double for {event.seat}: {actions[-1].data['message']}")
     after = state.round
     assert after is not None
-    stakes = tuple(replace(s, doubled=True) if (s.hand, s.seat) == (event.hand, event.seat) else s
+    stakes = tuple(_evolve(s, doubled=True) if (s.hand, s.seat) == (event.hand, event.seat) else s
                    for s in after.stakes)  # fmt: skip
-    return replace(state, round=replace(after, stakes=stakes)), actions
+    return _evolve(state, round=_evolve(after, stakes=stakes)), actions
 
 
 def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[Action]]:
@@ -1145,9 +1324,9 @@ def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[A
         raise IllegalCommand(
             f"can't allow a passenger on {event.hand}: a dark box needs no permission"
         )
-    rnd = replace(rnd, permissions=(*rnd.permissions, (event.hand, event.passenger)))
+    rnd = _evolve(rnd, permissions=(*rnd.permissions, (event.hand, event.passenger)))
     data = {"hand": event.hand, "owner": owner, "passenger": event.passenger}
-    return replace(state, round=rnd), [Action("passenger_allowed", data)]
+    return _evolve(state, round=rnd), [Action("passenger_allowed", data)]
 
 
 def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableState, list[Action]]:
@@ -1159,9 +1338,9 @@ def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableStat
     if state.phase is not Phase.BETTING or rnd is None:
         return state, [Action("seat_disconnected", {"seat": event.seat, "bets": "stand"})]
     mine = [s for s in rnd.stakes if s.seat == event.seat]
-    refund = sum((s.debited for s in mine), Fraction(0))
-    rnd = replace(rnd, stakes=tuple(s for s in rnd.stakes if s.seat != event.seat))
-    state = _debit(replace(state, round=rnd), event.seat, -refund)
+    refund = exact(sum((s.debited for s in mine), 0))
+    rnd = _evolve(rnd, stakes=tuple(s for s in rnd.stakes if s.seat != event.seat))
+    state = _debit(_evolve(state, round=rnd), event.seat, -refund)
     data = {"seat": event.seat, "bets": "returned", "amount": format_amount(refund)}
     return state, [Action("seat_disconnected", data)]
 
@@ -1197,6 +1376,8 @@ ROLES: dict[type[Event], frozenset[str]] = {
     Tick: frozenset({"timer"}),
 }
 
+_NOBODY: frozenset[str] = frozenset()
+
 _NAMES = {
     "pit": "the pit manager",
     "dealer": "the dealer",
@@ -1213,15 +1394,23 @@ def role_of(actor: str) -> str:
     return actor.split(":", 1)[0]
 
 
+_AUTHORIZED: set[tuple[type[Event], str, object]] = set()  # (command, actor, seat) allowed
+
+
 def _authorize(event: Event) -> None:
-    allowed = ROLES.get(type(event), frozenset())
+    seat = getattr(event, "seat", None)
+    key = (type(event), event.actor, seat)
+    if key in _AUTHORIZED:
+        return
+    allowed = ROLES.get(type(event), _NOBODY)
     role = role_of(event.actor)
     if role not in allowed:
         who = " or ".join(sorted(_NAMES.get(r, r) for r in allowed))
         raise IllegalCommand(f"{event.actor} may not send {event.kind}: only {who}")
-    seat = getattr(event, "seat", None)
     if role == "seat" and seat is not None and seat != event.actor:
         raise IllegalCommand(f"{event.actor} may not act for {seat}")
+    if len(_AUTHORIZED) < 4096:
+        _AUTHORIZED.add(key)
 
 
 # =========================================================================== timers
@@ -1277,40 +1466,40 @@ Handler = Callable[[TableState, Event, float], tuple[TableState, list[Action]]]
 
 def _open(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
     _need_phase(state, "open the table", Phase.CLOSED)
-    state = replace(state, phase=Phase.IDLE)
+    state = _evolve(state, phase=Phase.IDLE)
     return state, [_phase_action(state), Action("shoe_gate", {"locked": True})]
 
 
 def _close(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
     _need_phase(state, "close the table", Phase.IDLE)
-    state = replace(state, phase=Phase.CLOSED)
+    state = _evolve(state, phase=Phase.CLOSED)
     return state, [_phase_action(state)]
 
 
 def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    match event:
+    match event:  # the commands of every round come first
+        case CardDrawn():
+            return _card(state, event, now)
+        case Decide():
+            return _decide(state, event, now)
+        case PlaceBet():
+            return _bet(state, event, now)
+        case StartRound():
+            return _start(state, event, now)
+        case NoMoreBets():
+            return _no_more_bets(state, now, event.actor)
+        case RevealDone():
+            return _reveal(state, event, now)
         case OpenTable():
             return _open(state, event, now)
         case CloseTable():
             return _close(state, event, now)
-        case StartRound():
-            return _start(state, event, now)
-        case PlaceBet():
-            return _bet(state, event, now)
         case AllowPassenger():
             return _allow(state, event)
         case UndoBet(hand=hand, seat=seat):
             return _take_back(state, hand, seat, 1, "undo a bet")
         case ClearBets(hand=hand, seat=seat):
             return _take_back(state, hand, seat, None, "clear bets")
-        case NoMoreBets():
-            return _no_more_bets(state, now, event.actor)
-        case CardDrawn():
-            return _card(state, event, now)
-        case Decide():
-            return _decide(state, event, now)
-        case RevealDone():
-            return _reveal(state, event, now)
         case ConfirmPayment():
             return _payment(state, event)
         case Halt(reason=reason):
@@ -1358,7 +1547,7 @@ def handle(state: TableState, event: Event, now: float) -> tuple[TableState, lis
     except TableError as error:  # IllegalCommand, and the games' IllegalBet / IllegalDecision
         return state, [*actions, Action("refused", {"command": event.kind, "actor": event.actor,
                                                     "reason": str(error)})]  # fmt: skip
-    return state, actions + more
+    return state, actions + more if actions else more
 
 
 def can(state: TableState, event: Event, now: float) -> bool:

@@ -22,13 +22,16 @@ from controller.games.rules import (
     DecisionPoint,
     IllegalBet,
     IllegalDecision,
+    Money,
     Option,
     RoundCards,
     Settlement,
     SettlementLine,
     Spot,
+    exact,
     lose,
     only_staked,
+    times,
     win,
 )
 from controller.hands import HandValue, evaluate
@@ -38,25 +41,33 @@ __all__ = ["Game", "GameConfig", "SpotLimit", "Walk"]
 
 @dataclass(frozen=True, slots=True)
 class SpotLimit:
-    """Limits of one spot: minimum, maximum, step (every bet a multiple of it), and a cap spot."""
+    """Limits of one spot: minimum, maximum, step (every bet a multiple of it), and a cap spot.
 
-    minimum: Fraction
-    maximum: Fraction
-    step: Fraction = Fraction(1)
+    The amounts are kept in their exact cheapest form (:func:`~controller.games.rules.exact`).
+    """
+
+    minimum: Money
+    maximum: Money
+    step: Money = 1
     at_most: Spot | None = None  # seed 001: the bonus may not exceed the ante
 
-    def verify(self, spot: Spot, amount: Fraction, bets: Mapping[Spot, Fraction]) -> None:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "minimum", exact(self.minimum))
+        object.__setattr__(self, "maximum", exact(self.maximum))
+        object.__setattr__(self, "step", exact(self.step))
+
+    def verify(self, spot: Spot, amount: Money, bets: Mapping[Spot, Money]) -> None:
         """Raise :class:`IllegalBet` saying which limit ``amount`` breaks."""
         if amount < self.minimum:
             raise IllegalBet(f"{spot} bet {amount} is below the minimum {self.minimum}")
         if amount > self.maximum:
             raise IllegalBet(f"{spot} bet {amount} is above the maximum {self.maximum}")
-        if (amount / self.step).denominator != 1:
+        if amount % self.step != 0:
             raise IllegalBet(f"{spot} bet {amount} is not a multiple of {self.step}")
-        if self.at_most is not None and amount > bets.get(self.at_most, Fraction(0)):
+        if self.at_most is not None and amount > bets.get(self.at_most, 0):
             raise IllegalBet(
                 f"{spot} bet {amount} is more than the {self.at_most} bet "
-                f"{bets.get(self.at_most, Fraction(0))}"
+                f"{bets.get(self.at_most, 0)}"
             )
 
 
@@ -76,7 +87,7 @@ class Walk:
     """A hand's decisions checked against the script: the options taken and the bets they place."""
 
     taken: tuple[tuple[DecisionPoint, Option], ...]
-    bets: Mapping[Spot, Fraction]
+    bets: Mapping[Spot, Money]
     folded: bool
     pending: DecisionPoint | None  # the next decision this hand owes, if any
 
@@ -142,7 +153,7 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ bets
 
-    def verify_initial_bets(self, bets: Mapping[Spot, Fraction]) -> None:
+    def verify_initial_bets(self, bets: Mapping[Spot, Money]) -> None:
         """Raise :class:`IllegalBet` unless ``bets`` is a valid set of bets before the deal."""
         for spot in bets:
             if spot not in self.initial_spots:
@@ -150,15 +161,15 @@ class Game(ABC):
                 raise IllegalBet(
                     f"{self.info.id}: no bet on {spot} before the deal: expected one of {allowed}"
                 )
-        if bets.get(Spot.ANTE, Fraction(0)) <= 0:
+        if bets.get(Spot.ANTE, 0) <= 0:
             raise IllegalBet(f"{self.info.id}: every hand needs an ante; got {dict(bets)}")
         for spot, amount in bets.items():
             limit = self.config.limits.get(spot)
             if limit is None:
                 raise IllegalBet(f"{self.info.id}: no limits are configured for {spot}")
-            limit.verify(spot, Fraction(amount), bets)
+            limit.verify(spot, exact(amount), bets)
 
-    def can_place_initial_bets(self, bets: Mapping[Spot, Fraction]) -> bool:
+    def can_place_initial_bets(self, bets: Mapping[Spot, Money]) -> bool:
         """Whether :meth:`verify_initial_bets` would accept ``bets``."""
         try:
             self.verify_initial_bets(bets)
@@ -166,16 +177,16 @@ class Game(ABC):
             return False
         return True
 
-    def automatic_bets(self, bets: Mapping[Spot, Fraction]) -> dict[Spot, Fraction]:
+    def automatic_bets(self, bets: Mapping[Spot, Money]) -> dict[Spot, Money]:
         """Bets the table places by itself once the initial bets are in (Ultimate's Ante Plus)."""
         return {}
 
     # ------------------------------------------------------------------ decisions
 
-    def walk(self, initial: Mapping[Spot, Fraction], decisions: Sequence[str]) -> Walk:
+    def walk(self, initial: Mapping[Spot, Money], decisions: Sequence[str]) -> Walk:
         """Check ``decisions`` against the script and work out every bet they place."""
-        ante = Fraction(initial.get(Spot.ANTE, 0))
-        bets: dict[Spot, Fraction] = {s: Fraction(a) for s, a in initial.items()}
+        ante = exact(initial.get(Spot.ANTE, 0))
+        bets: dict[Spot, Money] = {s: exact(a) for s, a in initial.items()}
         bets.update(self.automatic_bets(bets))
         taken: list[tuple[DecisionPoint, Option]] = []
         remaining = list(decisions)
@@ -194,7 +205,7 @@ class Game(ABC):
             if option.folds:
                 folded = True
             elif option.spot is not None and option.multiple > 0:
-                bets[option.spot] = bets.get(option.spot, Fraction(0)) + ante * option.multiple
+                bets[option.spot] = exact(bets.get(option.spot, 0) + times(ante, option.multiple))
         if remaining:
             raise IllegalDecision(
                 f"{self.info.id}: decisions {remaining} come after the hand "
@@ -202,9 +213,12 @@ class Game(ABC):
             )
         return Walk(tuple(taken), bets, folded, pending)
 
-    def verify_complete(self, initial: Mapping[Spot, Fraction], decisions: Sequence[str]) -> Walk:
+    def verify_complete(self, initial: Mapping[Spot, Money], decisions: Sequence[str]) -> Walk:
         """:meth:`walk`, and refuse a hand that still owes a decision."""
-        walk = self.walk(initial, decisions)
+        return self.completed(self.walk(initial, decisions))
+
+    def completed(self, walk: Walk) -> Walk:
+        """``walk``, refused if the hand still owes a decision."""
         if walk.pending is not None:
             raise IllegalDecision(
                 f"{self.info.id}: the hand has not decided at '{walk.pending.name}' yet"
@@ -236,7 +250,7 @@ class Game(ABC):
     def settle(
         self,
         cards: RoundCards,
-        initial: Mapping[Spot, Fraction],
+        initial: Mapping[Spot, Money],
         decisions: Sequence[str],
         *,
         values: tuple[HandValue, HandValue] | None = None,
@@ -249,6 +263,12 @@ class Game(ABC):
         self.check_cards(cards)
         walk = self.verify_complete(initial, decisions)
         player, dealer = values if values is not None else self.evaluate_hands(cards)
+        return self.settle_walk(cards, walk, player, dealer)
+
+    def settle_walk(
+        self, cards: RoundCards, walk: Walk, player: HandValue, dealer: HandValue
+    ) -> Settlement:
+        """:meth:`settle` of a complete ``walk`` on cards already checked and evaluated."""
         side = self.settle_side(cards, walk, player)
         main, qualifies = self.settle_main(walk, player, dealer)
         settlement = Settlement(only_staked((*side, *main)), player, dealer, qualifies, walk.folded)
@@ -263,14 +283,14 @@ class Game(ABC):
         self, walk: Walk, spot: Spot, role: str, value: HandValue, label: str = ""
     ) -> list[SettlementLine]:
         """A bet on ``spot`` paid by paytable ``role`` on the hand ``value`` (or lost below it)."""
-        stake = walk.bets.get(spot, Fraction(0))
+        stake = walk.bets.get(spot, 0)
         if not stake:
             return []
         table = self.hand_paytable(role)
         line = table.lookup(value)
         if line is not None:
             return [win(spot, stake, line.odds, line.name, f"{label}{value.name}")]
-        lowest = table.ordered(value.ranking)[-1].qualifier.describe()
+        lowest = table.lowest(value.ranking).qualifier.describe()
         return [lose(spot, stake, f"{label}{value.name}: below {lowest}")]
 
     @abstractmethod
@@ -293,20 +313,20 @@ class Game(ABC):
         if cap is None:
             return settlement
         main = [ln for ln in settlement.lines if not ln.spot.is_side_bet]
-        won = sum((ln.paid for ln in main), Fraction(0))
+        won = exact(sum((ln.paid for ln in main), 0))
         if won <= cap:
             return settlement
-        excess = won - cap
+        excess = exact(won - cap)
         lines: list[SettlementLine] = []
         for line in settlement.lines:
             if line.spot.is_side_bet or excess == 0 or line.paid == 0:
                 lines.append(line)
                 continue
             cut = min(line.paid, excess)
-            excess -= cut
+            excess = exact(excess - cut)
             lines.append(
                 SettlementLine(
-                    line.spot, line.stake, line.result, line.odds, line.paid - cut,
+                    line.spot, line.stake, line.result, line.odds, exact(line.paid - cut),
                     line.paytable_line,
                     f"{line.reason}; reduced by {cut} to the table maximum payout {cap}",
                 )

@@ -15,6 +15,7 @@ from typing import ClassVar
 from controller.games import GAMES, GameId
 from controller.games.base import Game, Walk
 from controller.games.rules import (
+    EVEN,
     DealBoard,
     DealHoleCards,
     DealScript,
@@ -69,7 +70,7 @@ class CasinoHoldem(Game):
     ) -> tuple[list[SettlementLine], bool | None]:
         """Ante (by its paytable) and call."""
         bets = walk.bets
-        ante, call = bets[Spot.ANTE], bets.get(Spot.CALL, Fraction(0))
+        ante, call = bets[Spot.ANTE], bets.get(Spot.CALL, 0)
         qualifier = self.info.dealer_qualifier
         assert qualifier is not None
         qualifies = qualifier.holds(dealer)
@@ -88,7 +89,7 @@ class CasinoHoldem(Game):
             reason = beats(player, dealer)
             return [
                 win(Spot.ANTE, ante, ante_line.odds, ante_line.name, reason),
-                win(Spot.CALL, call, Fraction(1), None, reason),
+                win(Spot.CALL, call, EVEN, None, reason),
             ], True
         if player.strength == dealer.strength:
             return ties(((Spot.ANTE, ante), (Spot.CALL, call)), player), True

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from controller.errors import UnknownName
@@ -84,6 +84,14 @@ class HandPaytable:
     name: str
     lines: tuple[HandLine, ...]
     otherwise: Result  # what happens to a hand below every line: LOSE or PUSH
+    # per ranking: (threshold, line) from the best line down, worked out once
+    _ladders: dict[Ranking, tuple[tuple[int, HandLine], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    # the line of each (ranking, strength) looked up so far (at most one per possible hand)
+    _found: dict[tuple[Ranking, int], HandLine | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -100,18 +108,41 @@ class HandPaytable:
         )
         return cls(name, lines, Result(otherwise))
 
+    def _ladder(self, ranking: Ranking) -> tuple[tuple[int, HandLine], ...]:
+        ladder = self._ladders.get(ranking)
+        if ladder is None:
+            ladder = tuple(
+                sorted(
+                    ((ln.qualifier.threshold(ranking), ln) for ln in self.lines),
+                    key=lambda pair: pair[0],
+                    reverse=True,
+                )
+            )
+            self._ladders[ranking] = ladder
+        return ladder
+
     def ordered(self, ranking: Ranking) -> tuple[HandLine, ...]:
         """The lines from the best hand down, in ``ranking``."""
-        return tuple(
-            sorted(self.lines, key=lambda ln: ln.qualifier.threshold(ranking), reverse=True)
-        )
+        return tuple(line for _, line in self._ladder(ranking))
+
+    def lowest(self, ranking: Ranking) -> HandLine:
+        """The line of the weakest hand that earns anything, in ``ranking``."""
+        return self._ladder(ranking)[-1][1]
 
     def lookup(self, value: HandValue) -> HandLine | None:
         """The best line ``value`` reaches, or None when it reaches none."""
-        for line in self.ordered(value.ranking):
-            if value.strength >= line.qualifier.threshold(value.ranking):
-                return line
-        return None
+        key = (value.ranking, value.strength)
+        try:
+            return self._found[key]
+        except KeyError:
+            pass
+        found = None
+        for threshold, line in self._ladder(value.ranking):
+            if value.strength >= threshold:
+                found = line
+                break
+        self._found[key] = found
+        return found
 
     def with_odds(self, line: str, odds: Fraction) -> HandPaytable:
         """A copy with one line's odds changed (for what-if mathematics)."""

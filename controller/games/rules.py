@@ -1,9 +1,10 @@
 """What every game declares: bet spots, deal script, decision points, and settlement records.
 
 A game is data (its :class:`DealScript`, its spots, its paytables from config) plus one pure
-``settle`` function. Money is exact: stakes and payouts are :class:`~fractions.Fraction`
-amounts in table units, so a 3:2 payout on an odd stake is never rounded silently;
-whoever pays in chips applies the house's rounding rule and records it.
+``settle`` function. Money is exact: stakes and payouts are :data:`Money` amounts in table
+units, an ``int`` when whole and a :class:`~fractions.Fraction` otherwise, so a 3:2 payout on
+an odd stake is never rounded silently; whoever pays in chips applies the house's rounding
+rule and records it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,16 @@ from controller.cards import Card
 from controller.errors import TableError
 from controller.hands import HandValue
 
-_ZERO = Fraction(0)
+#: An exact amount of money in table units: an ``int`` when whole (the usual case, and cheap
+#: to add and compare), a :class:`~fractions.Fraction` when not (a 3:2 payout on an odd stake).
+#: Both compare, hash and print alike when equal: ``Fraction(10) == 10``, ``str()`` is ``10``.
+Money = int | Fraction
+
+#: Even money: odds of 1:1.
+EVEN = Fraction(1)
 
 __all__ = [
+    "EVEN",
     "DealBoard",
     "DealHoleCards",
     "DealScript",
@@ -28,6 +36,7 @@ __all__ = [
     "Face",
     "IllegalBet",
     "IllegalDecision",
+    "Money",
     "Option",
     "Result",
     "Reveal",
@@ -36,7 +45,9 @@ __all__ = [
     "SettlementLine",
     "Spot",
     "Step",
+    "exact",
     "format_amount",
+    "times",
 ]
 
 
@@ -127,7 +138,7 @@ class Option:
     @property
     def places_bet(self) -> bool:
         """Whether choosing this option puts money on a spot."""
-        return self.spot is not None and self.multiple > 0
+        return self.spot is not None and self.multiple.numerator > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +249,41 @@ class RoundCards:
 # ---------------------------------------------------------------------- settlement
 
 
-def format_amount(amount: Fraction) -> str:
+def exact(amount: Money | str) -> Money:
+    """``amount`` in its cheapest exact form: an ``int`` when whole, else a ``Fraction``.
+
+    >>> exact(Fraction(12)), exact(Fraction(15, 2)), exact(7), exact("2.5")
+    (12, Fraction(15, 2), 7, Fraction(5, 2))
+    """
+    if isinstance(amount, int):
+        return amount
+    value = amount if isinstance(amount, Fraction) else Fraction(amount)
+    return value.numerator if value.denominator == 1 else value
+
+
+def times(amount: Money, ratio: Fraction) -> Money:
+    """``amount`` multiplied by ``ratio`` (odds, a bet multiple), exactly.
+
+    >>> times(10, Fraction(3, 2)), times(5, Fraction(3, 2)), times(Fraction(5, 2), Fraction(2))
+    (15, Fraction(15, 2), 5)
+    """
+    if isinstance(amount, int):
+        num, den = amount * ratio.numerator, ratio.denominator
+        if den == 1:
+            return num
+        whole, rest = divmod(num, den)
+        return whole if rest == 0 else Fraction(num, den)
+    return exact(amount * ratio)
+
+
+def format_amount(amount: Money) -> str:
     """An exact amount as text: ``7.5``, ``12``, or ``10/3`` when no decimal is exact.
 
     >>> format_amount(Fraction(15, 2)), format_amount(Fraction(12)), format_amount(Fraction(10, 3))
     ('7.5', '12', '10/3')
     """
+    if amount.__class__ is int:
+        return str(amount)
     if amount.denominator == 1:
         return str(amount.numerator)
     d = amount.denominator
@@ -263,40 +303,63 @@ def format_amount(amount: Fraction) -> str:
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
 
 
-@dataclass(frozen=True, slots=True)
+# Settlement records are made by the thousand (a table settles every stake of a round at
+# once, the game mathematics millions of hands): they are frozen dataclasses whose __init__
+# sets the instance dictionary in one step instead of one object.__setattr__ per field.
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class SettlementLine:
     """One bet spot's outcome: the stake, win/lose/push, what was paid and why."""
 
     spot: Spot
-    stake: Fraction
+    stake: Money
     result: Result
     odds: Fraction | None  # the odds applied on a win (None otherwise)
-    paid: Fraction  # winnings on top of the stake (0 on a push or a loss)
+    paid: Money  # winnings on top of the stake (0 on a push or a loss)
     paytable_line: str | None
     reason: str
 
+    def __init__(
+        self,
+        spot: Spot,
+        stake: Money,
+        result: Result,
+        odds: Fraction | None,
+        paid: Money,
+        paytable_line: str | None,
+        reason: str,
+    ) -> None:
+        _set(self, "__dict__", {
+            "spot": spot, "stake": stake, "result": result, "odds": odds, "paid": paid,
+            "paytable_line": paytable_line, "reason": reason,
+        })  # fmt: skip
+
     @property
-    def returned(self) -> Fraction:
+    def returned(self) -> Money:
         """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
         if self.result is Result.LOSE:
-            return _ZERO
-        return self.stake + self.paid if self.paid else self.stake
+            return 0
+        return exact(self.stake + self.paid) if self.paid else self.stake
 
     def to_json(self) -> dict[str, object]:
         """The JSON form used in reports, scenarios and messages."""
+        odds, stake, paid = self.odds, self.stake, self.paid
+        back = 0 if self.result is Result.LOSE else stake + paid if paid else stake
         return {
-            "spot": self.spot.value,
-            "stake": format_amount(self.stake),
-            "result": self.result.value,
-            "odds": None if self.odds is None else f"{self.odds.numerator}:{self.odds.denominator}",
-            "paid": format_amount(self.paid),
-            "returned": format_amount(self.returned),
+            "spot": str(self.spot),
+            "stake": str(stake) if stake.__class__ is int else format_amount(stake),
+            "result": str(self.result),
+            "odds": None if odds is None else f"{odds.numerator}:{odds.denominator}",
+            "paid": str(paid) if paid.__class__ is int else format_amount(paid),
+            "returned": str(back) if back.__class__ is int else format_amount(exact(back)),
             "paytable_line": self.paytable_line,
             "reason": self.reason,
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Settlement:
     """A player hand's whole settlement: one line per spot, and the hands that justify it."""
 
@@ -306,17 +369,35 @@ class Settlement:
     dealer_qualifies: bool | None
     folded: bool
     notes: tuple[str, ...] = field(default=())
-    staked: Fraction = field(init=False, compare=False)  # total money put at risk
-    returned: Fraction = field(init=False, compare=False)  # total given back, stakes included
+    staked: Money = field(init=False, compare=False)  # total money put at risk
+    returned: Money = field(init=False, compare=False)  # total given back, stakes included
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "staked", sum((ln.stake for ln in self.lines), _ZERO))
-        object.__setattr__(self, "returned", sum((ln.returned for ln in self.lines), _ZERO))
+    def __init__(
+        self,
+        lines: tuple[SettlementLine, ...],
+        player_hand: HandValue,
+        dealer_hand: HandValue,
+        dealer_qualifies: bool | None,
+        folded: bool,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        staked: Money = 0
+        returned: Money = 0
+        for line in lines:
+            staked += line.stake
+            if line.result is not Result.LOSE:  # what line.returned is, summed
+                returned += line.stake + line.paid
+        _set(self, "__dict__", {
+            "lines": lines, "player_hand": player_hand, "dealer_hand": dealer_hand,
+            "dealer_qualifies": dealer_qualifies, "folded": folded, "notes": notes,
+            "staked": staked if staked.__class__ is int else exact(staked),
+            "returned": returned if returned.__class__ is int else exact(returned),
+        })  # fmt: skip
 
     @property
-    def net(self) -> Fraction:
+    def net(self) -> Money:
         """The player's result: returned minus staked (the house result with the sign flipped)."""
-        return self.returned - self.staked
+        return exact(self.returned - self.staked)
 
     def line(self, spot: Spot) -> SettlementLine:
         """The line of ``spot``; raises ``KeyError`` if that spot was not settled."""
@@ -329,36 +410,42 @@ class Settlement:
         """Lines by spot."""
         return {line.spot: line for line in self.lines}
 
-    def to_json(self) -> dict[str, object]:
-        """The JSON form used in reports, scenarios and messages."""
+    def to_json(
+        self, hands: tuple[dict[str, object], dict[str, object]] | None = None
+    ) -> dict[str, object]:
+        """The JSON form used in reports, scenarios and messages.
+
+        ``hands`` may carry the player's and the dealer's hands in their JSON form already (a
+        table settling many stakes on the same hands builds them once).
+        """
+        player, dealer = hands or (self.player_hand.to_json(), self.dealer_hand.to_json())
+        staked, returned = self.staked, self.returned
         return {
-            "player_hand": self.player_hand.to_json(),
-            "dealer_hand": self.dealer_hand.to_json(),
+            "player_hand": player,
+            "dealer_hand": dealer,
             "dealer_qualifies": self.dealer_qualifies,
             "folded": self.folded,
             "lines": [line.to_json() for line in self.lines],
-            "staked": format_amount(self.staked),
-            "returned": format_amount(self.returned),
-            "net": format_amount(self.net),
+            "staked": format_amount(staked),
+            "returned": format_amount(returned),
+            "net": format_amount(exact(returned - staked)),
             "notes": list(self.notes),
         }
 
 
-def win(
-    spot: Spot, stake: Fraction, odds: Fraction, line: str | None, reason: str
-) -> SettlementLine:
+def win(spot: Spot, stake: Money, odds: Fraction, line: str | None, reason: str) -> SettlementLine:
     """A winning line paying ``odds`` to one."""
-    return SettlementLine(spot, stake, Result.WIN, odds, stake * odds, line, reason)
+    return SettlementLine(spot, stake, Result.WIN, odds, times(stake, odds), line, reason)
 
 
-def lose(spot: Spot, stake: Fraction, reason: str) -> SettlementLine:
+def lose(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A losing line."""
-    return SettlementLine(spot, stake, Result.LOSE, None, Fraction(0), None, reason)
+    return SettlementLine(spot, stake, Result.LOSE, None, 0, None, reason)
 
 
-def push(spot: Spot, stake: Fraction, reason: str) -> SettlementLine:
+def push(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A line whose stake is returned."""
-    return SettlementLine(spot, stake, Result.PUSH, None, Fraction(0), None, reason)
+    return SettlementLine(spot, stake, Result.PUSH, None, 0, None, reason)
 
 
 def beats(player: HandValue, dealer: HandValue) -> str:
@@ -366,14 +453,14 @@ def beats(player: HandValue, dealer: HandValue) -> str:
     return f"{player.name} beats the dealer's {dealer.name}"
 
 
-def ties(stakes: Iterable[tuple[Spot, Fraction]], player: HandValue) -> list[SettlementLine]:
+def ties(stakes: Iterable[tuple[Spot, Money]], player: HandValue) -> list[SettlementLine]:
     """Every spot returned on equal hands."""
     reason = f"tie: both hands are {player.name}"
     return [push(spot, stake, reason) for spot, stake in stakes]
 
 
 def losses(
-    stakes: Iterable[tuple[Spot, Fraction]], player: HandValue, dealer: HandValue
+    stakes: Iterable[tuple[Spot, Money]], player: HandValue, dealer: HandValue
 ) -> list[SettlementLine]:
     """Every spot lost to a better dealer hand."""
     reason = f"the dealer's {dealer.name} beats {player.name}"
@@ -386,5 +473,9 @@ def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
     The Triple Action ante bonus has no stake of its own and is kept when it pays.
     """
     return tuple(
-        line for line in lines if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+        [
+            line
+            for line in lines
+            if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+        ]
     )

@@ -15,6 +15,7 @@ from controller.cards import Card, Rank
 from controller.games import GAMES, GameId
 from controller.games.base import Game, Walk
 from controller.games.rules import (
+    EVEN,
     DealBoard,
     DealHoleCards,
     DealScript,
@@ -108,7 +109,7 @@ class TexasHoldemBonus(Game):
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """The bonus, on the first two cards, whatever the main game does."""
-        bonus = walk.bets.get(Spot.BONUS, Fraction(0))
+        bonus = walk.bets.get(Spot.BONUS, 0)
         if not bonus:
             return []
         line = bonus_line(cards.player)
@@ -131,15 +132,15 @@ class TexasHoldemBonus(Game):
         if player.strength > dealer.strength:
             reason = beats(player, dealer)
             if ante_from.holds(player):
-                lines.append(win(Spot.ANTE, ante, Fraction(1), player.category.value, reason))
+                lines.append(win(Spot.ANTE, ante, EVEN, player.category.value, reason))
             else:
                 lines.append(
                     push(Spot.ANTE, ante, f"{reason}, below {ante_from.describe()}: ante returned")
                 )
-            lines += [win(s, bets.get(s, Fraction(0)), Fraction(1), None, reason) for s in raises]
+            lines += [win(s, bets.get(s, 0), EVEN, None, reason) for s in raises]
         elif player.strength == dealer.strength:
-            lines += ties(((s, bets.get(s, Fraction(0))) for s in (Spot.ANTE, *raises)), player)
+            lines += ties(((s, bets.get(s, 0)) for s in (Spot.ANTE, *raises)), player)
         else:
-            stakes = ((s, bets.get(s, Fraction(0))) for s in (Spot.ANTE, *raises))
+            stakes = ((s, bets.get(s, 0)) for s in (Spot.ANTE, *raises))
             lines += losses(stakes, player, dealer)
         return lines, None

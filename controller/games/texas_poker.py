@@ -16,6 +16,7 @@ from typing import ClassVar
 from controller.games import GAMES, GameId
 from controller.games.base import Game, Walk
 from controller.games.rules import (
+    EVEN,
     DealBoard,
     DealHoleCards,
     DealScript,
@@ -67,7 +68,7 @@ class TexasPoker(Game):
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """The bonus, on the first five cards (hole cards and flop), apart from the dealer."""
-        bonus = walk.bets.get(Spot.BONUS, Fraction(0))
+        bonus = walk.bets.get(Spot.BONUS, 0)
         if bonus and walk.folded and not self.option("bonus_stands_after_fold"):
             return [lose(Spot.BONUS, bonus, "folded: the bonus goes with the hand")]
         first_five = evaluate((*cards.player, *cards.board[:3]), self.info.ranking)
@@ -78,7 +79,7 @@ class TexasPoker(Game):
     ) -> tuple[list[SettlementLine], bool | None]:
         """Ante and bet, with the no-game rule when the dealer lacks a pair of fours."""
         bets = walk.bets
-        ante, bet = bets[Spot.ANTE], bets.get(Spot.BET, Fraction(0))
+        ante, bet = bets[Spot.ANTE], bets.get(Spot.BET, 0)
         qualifier = self.info.dealer_qualifier
         assert qualifier is not None
         has_game = qualifier.holds(dealer)
@@ -94,7 +95,7 @@ class TexasPoker(Game):
                     Spot.ANTE, ante, ante_line.odds, ante_line.name, f"{why}; {player.name}"
                 )
             else:
-                first = win(Spot.ANTE, ante, Fraction(1), None, f"{why}; {player.name}: ante 1:1")
+                first = win(Spot.ANTE, ante, EVEN, None, f"{why}; {player.name}: ante 1:1")
             return [first, push(Spot.BET, bet, f"{why}: the bet is not paid")], False
         if player.strength > dealer.strength:
             reason = beats(player, dealer)
@@ -103,7 +104,7 @@ class TexasPoker(Game):
                 raise AssertionError(f"no ante line for a winning {player.name}")
             return [
                 win(Spot.ANTE, ante, ante_line.odds, ante_line.name, reason),
-                win(Spot.BET, bet, Fraction(1), None, reason),
+                win(Spot.BET, bet, EVEN, None, reason),
             ], True
         if player.strength == dealer.strength:
             return ties(((Spot.ANTE, ante), (Spot.BET, bet)), player), True

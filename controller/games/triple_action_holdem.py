@@ -17,6 +17,7 @@ from typing import ClassVar
 from controller.games import GAMES, GameId
 from controller.games.base import Game, Walk
 from controller.games.rules import (
+    EVEN,
     DealBoard,
     DealHoleCards,
     DealScript,
@@ -34,6 +35,7 @@ from controller.games.rules import (
     losses,
     push,
     ties,
+    times,
     win,
 )
 from controller.hands import HandValue
@@ -72,7 +74,7 @@ class TripleActionHoldem(Game):
     ) -> tuple[list[SettlementLine], bool | None]:
         """Ante and bet against a dealer who needs a pair of nines, and the ante bonus."""
         bets = walk.bets
-        ante, bet = bets[Spot.ANTE], bets.get(Spot.BET, Fraction(0))
+        ante, bet = bets[Spot.ANTE], bets.get(Spot.BET, 0)
         qualifier = self.info.dealer_qualifier
         assert qualifier is not None
         qualifies = qualifier.holds(dealer)
@@ -81,12 +83,12 @@ class TripleActionHoldem(Game):
         lines: list[SettlementLine] = []
         if not qualifies:
             why = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
-            lines.append(win(Spot.ANTE, ante, Fraction(1), None, why))
+            lines.append(win(Spot.ANTE, ante, EVEN, None, why))
             lines.append(push(Spot.BET, bet, f"{why}: bet returned"))
         elif player.strength > dealer.strength:
             reason = beats(player, dealer)
-            lines += [win(Spot.ANTE, ante, Fraction(1), None, reason)]
-            lines += [win(Spot.BET, bet, Fraction(1), None, reason)]
+            lines += [win(Spot.ANTE, ante, EVEN, None, reason)]
+            lines += [win(Spot.BET, bet, EVEN, None, reason)]
         elif player.strength == dealer.strength:
             lines += ties(((Spot.ANTE, ante), (Spot.BET, bet)), player)
         else:
@@ -97,8 +99,8 @@ class TripleActionHoldem(Game):
             reason = f"{player.name}: ante bonus on the ante of {ante}, whatever the dealer holds"
             lines.append(
                 SettlementLine(
-                    Spot.ANTE_BONUS, Fraction(0), Result.WIN, ante_bonus.odds,
-                    ante * ante_bonus.odds, ante_bonus.name, reason,
+                    Spot.ANTE_BONUS, 0, Result.WIN, ante_bonus.odds,
+                    times(ante, ante_bonus.odds), ante_bonus.name, reason,
                 )
             )  # fmt: skip
         return lines, qualifies

@@ -9,18 +9,21 @@ on the player's hand alone, whatever the main game does, a fold included.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import ClassVar
 
 from controller.games import GAMES, GameId
 from controller.games.base import Game, Walk
 from controller.games.rules import (
+    EVEN,
     DealBoard,
     DealHoleCards,
     DealScript,
     Decide,
     DecisionPoint,
     Face,
+    Money,
     Option,
     Result,
     Reveal,
@@ -79,9 +82,9 @@ class UltimateTexasHoldem(Game):
     paytable_roles = ("ante_plus", "best_five")
     options_defaults: ClassVar[dict[str, object]] = {}
 
-    def automatic_bets(self, bets: dict[Spot, Fraction]) -> dict[Spot, Fraction]:  # type: ignore[override]
+    def automatic_bets(self, bets: Mapping[Spot, Money]) -> dict[Spot, Money]:
         """The Ante Plus, equal to the ante, placed by the table."""
-        return {Spot.ANTE_PLUS: bets.get(Spot.ANTE, Fraction(0))}
+        return {Spot.ANTE_PLUS: bets.get(Spot.ANTE, 0)}
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """Best Five, on the player's hand alone, a fold included."""
@@ -92,7 +95,7 @@ class UltimateTexasHoldem(Game):
     ) -> tuple[list[SettlementLine], bool | None]:
         """Ante, call and Ante Plus."""
         bets = walk.bets
-        ante, plus, call = bets[Spot.ANTE], bets[Spot.ANTE_PLUS], bets.get(Spot.CALL, Fraction(0))
+        ante, plus, call = bets[Spot.ANTE], bets[Spot.ANTE_PLUS], bets.get(Spot.CALL, 0)
         qualifier = self.info.dealer_qualifier
         assert qualifier is not None
         qualifies = qualifier.holds(dealer)
@@ -102,14 +105,17 @@ class UltimateTexasHoldem(Game):
                 lose(Spot.ANTE_PLUS, plus, "folded"),
             ], qualifies
         lines: list[SettlementLine] = []
-        no_q = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
+        returned = ""  # why the ante comes back when the dealer does not qualify
+        if not qualifies:
+            why = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
+            returned = f"{why}: ante returned"
         if player.strength > dealer.strength:
             reason = beats(player, dealer)
             if qualifies:
-                lines.append(win(Spot.ANTE, ante, Fraction(1), None, reason))
+                lines.append(win(Spot.ANTE, ante, EVEN, None, reason))
             else:
-                lines.append(push(Spot.ANTE, ante, f"{no_q}: ante returned"))
-            lines.append(win(Spot.CALL, call, Fraction(1), None, reason))
+                lines.append(push(Spot.ANTE, ante, returned))
+            lines.append(win(Spot.CALL, call, EVEN, None, reason))
             table = self.hand_paytable("ante_plus")
             line = table.lookup(player)
             if line is not None:
@@ -120,12 +126,12 @@ class UltimateTexasHoldem(Game):
                 lines.append(lose(Spot.ANTE_PLUS, plus, f"{reason}; no Ante Plus line"))
         elif player.strength == dealer.strength:
             main = (Spot.ANTE, Spot.CALL, Spot.ANTE_PLUS)
-            lines += ties(((s, bets.get(s, Fraction(0))) for s in main), player)
+            lines += ties(((s, bets.get(s, 0)) for s in main), player)
         else:
             reason = f"the dealer's {dealer.name} beats {player.name}"
             if qualifies:
                 lines.append(lose(Spot.ANTE, ante, reason))
             else:
-                lines.append(push(Spot.ANTE, ante, f"{no_q}: ante returned"))
+                lines.append(push(Spot.ANTE, ante, returned))
             lines += [lose(Spot.CALL, call, reason), lose(Spot.ANTE_PLUS, plus, reason)]
         return lines, qualifies

@@ -242,6 +242,7 @@ class SerialTransport:
                 return True
             reason = str(error) or type(error).__name__
             self._count_error(reason)
+            self._update(connected=False)  # before the consumer hears of it
             self._deliver(Disconnected(self.url, reason))
             return False
         if not data:

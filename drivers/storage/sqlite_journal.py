@@ -1,4 +1,9 @@
-"""The journal on SQLite: one file, append-only (triggers refuse changes), synchronous writes."""
+"""The journal on SQLite: one file, append-only (triggers refuse changes), synchronous writes.
+
+Each record is stored as the JSON text its row's digest covers (compact, sorted keys), so
+verifying the chain hashes the stored text as it is. Rows written in another JSON form (by
+earlier versions) are read and verified as before.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,13 @@ BEGIN SELECT RAISE(ABORT, 'journal rows are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
 BEGIN SELECT RAISE(ABORT, 'journal rows are append-only'); END;
 """
+
+
+def _flat(doc: object) -> bool:
+    """Whether ``doc`` is an object of plain values only (so a copy of it is a whole copy)."""
+    return isinstance(doc, dict) and all(
+        value is None or type(value) in (str, int, float, bool) for value in doc.values()
+    )
 
 
 class JournalError(TableError):
@@ -62,8 +74,8 @@ class SqliteJournal:
             self._db.execute(
                 "INSERT INTO journal (seq, at, kind, record, prev, digest) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (entry.seq, entry.at, str(record.get("kind", "")),
-                 json.dumps(record, sort_keys=True, ensure_ascii=False), entry.prev, entry.digest),
+                (entry.seq, entry.at, str(record.get("kind", "")), entry.text, entry.prev,
+                 entry.digest),
             )  # fmt: skip
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot write row {entry.seq}: {error}") from None
@@ -73,12 +85,22 @@ class SqliteJournal:
     def entries(self) -> Iterator[Entry]:
         """Every row, in order, as stored."""
         cursor = self._db.execute("SELECT seq, at, record, prev, digest FROM journal ORDER BY seq")
+        # a table's journal repeats the same few records (cards, bets, decisions): a record
+        # of plain values already read is copied instead of parsed again
+        read: dict[str, dict[str, Any]] = {}
         for seq, at, record, prev, digest in cursor:
+            known = read.get(record)
+            if known is not None:
+                yield Entry(seq, at, known.copy(), prev, digest, record)
+                continue
             try:
                 doc = json.loads(record)
             except json.JSONDecodeError:
-                doc = {"kind": "unreadable", "text": record}
-            yield Entry(seq, at, doc, prev, digest)
+                yield Entry(seq, at, {"kind": "unreadable", "text": record}, prev, digest)
+                continue
+            if _flat(doc) and len(read) < 65536:
+                read[record] = doc.copy()
+            yield Entry(seq, at, doc, prev, digest, record)
 
     def __len__(self) -> int:
         return self._next

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import pytest
@@ -114,6 +114,47 @@ def test_a_studio_round_of_ultimate_with_two_seats() -> None:
     assert settled["seat:1"]["net"] == "25" and settled["seat:2"]["net"] == "62.5"
     assert c.state.balance("seat:1") == 1000 + 25 and c.state.balance("seat:2") == Fraction(2125, 2)
     assert c.kinds("round_ended")[-1]["outcome"] == "complete"
+
+
+def test_money_is_exact_an_int_when_whole_a_fraction_when_not() -> None:
+    c = studio()
+    c.send(StartRound(actor="dealer"))
+    c.bet("player", "seat:1", "ante", 10)
+    c.bet("player", "seat:2", "ante", 5)
+    assert c.state.round is not None
+    stakes = {s.seat: s for s in c.state.round.stakes}
+    assert stakes["seat:2"].bets == ((Spot.ANTE, 5),) and type(stakes["seat:2"].bets[0][1]) is int
+    assert stakes["seat:2"].debited == 10 and type(stakes["seat:2"].debited) is int
+    c.send(NoMoreBets(actor="dealer"))
+    c.cards("AH QC 2H JD")
+    c.send(Decide(actor="seat:1", hand="player", seat="seat:1", option="call_3x"))
+    c.send(Decide(actor="seat:2", hand="player", seat="seat:2", option="call_4x"))
+    c.cards("5H 9H KH 3C 7D")
+    c.send(RevealDone(actor="dealer"))  # a flush: the Ante Plus pays 3:2
+    balances = dict(c.state.balances)
+    assert balances == {"seat:1": 1000 + 45, "seat:2": Fraction(2055, 2)}
+    assert type(balances["seat:1"]) is int and type(balances["seat:2"]) is Fraction
+    plus = [ln for d in c.kinds("settled") for ln in d["lines"] if ln["spot"] == "ante_plus"]  # type: ignore[attr-defined]
+    assert [(ln["stake"], ln["odds"], ln["paid"]) for ln in plus] == [
+        ("10", "3:2", "15"),
+        ("5", "3:2", "7.5"),
+    ]
+
+
+def test_state_records_stay_frozen_and_replaceable() -> None:
+    c = studio()
+    c.send(StartRound(actor="dealer"))
+    c.bet("player", "seat:1", "ante", 10)
+    state = c.state
+    assert state.round is not None
+    stake = state.round.stakes[0]
+    for record, name in ((state, "phase"), (state.round, "cursor"), (stake, "debited")):
+        with pytest.raises(AttributeError):
+            setattr(record, name, None)
+    again = replace(stake, decisions=("check",))
+    assert again.decisions == ("check",) and again.bets == stake.bets and stake.decisions == ()
+    assert replace(state, deck_id="D2").deck_id == "D2" and state.deck_id == ""
+    assert state == replace(state) and hash(stake) == hash(replace(stake))
 
 
 def test_deal_order_round_the_boxes_then_the_dealer_twice_then_the_board() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from controller.cli import main
 from controller.events import event_from_json, event_to_json
-from controller.journal import JournalCorrupt, verify
+from controller.journal import JournalCorrupt, chain, record_text, verify
 from controller.runtime import TableRunner, replay
 from controller.table import Phase, fold, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
@@ -65,6 +65,84 @@ def test_tampering_is_found_at_the_first_bad_row(
     journal = SqliteJournal(path)
     with pytest.raises(JournalCorrupt, match="row 5"):
         list(replay(journal))
+
+
+def test_records_are_stored_in_the_form_their_digest_covers(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    db = sqlite3.connect(path)
+    for text, digest, prev, seq, at in db.execute(
+        "SELECT record, digest, prev, seq, at FROM journal ORDER BY seq"
+    ):
+        assert text == record_text(json.loads(text))
+        assert chain(prev, seq, at, json.loads(text)).digest == digest
+    db.close()
+
+
+def test_a_journal_written_in_another_json_form_verifies_and_replays(tmp_path: Path) -> None:
+    """Rows stored with other separators (as earlier versions wrote them) hash the same
+    content: they verify, replay to the same table, and a change to them is still found."""
+    events = rounds(2)
+    path = tmp_path / "old.sqlite"
+    SqliteJournal(path).close()  # the schema
+    db = sqlite3.connect(path, isolation_level=None)
+    prev = "0" * 64
+    for seq, (record, at) in enumerate(
+        [(header(), T0 - 60), *((event_to_json(e), now) for e, now in events)]
+    ):
+        entry = chain(prev, seq, at, record)
+        text = json.dumps(record, sort_keys=True, ensure_ascii=False)  # ", " and ": "
+        db.execute(
+            "INSERT INTO journal (seq, at, kind, record, prev, digest) VALUES (?, ?, ?, ?, ?, ?)",
+            (seq, at, record["kind"], text, entry.prev, entry.digest),
+        )
+        prev = entry.digest
+    journal = SqliteJournal(path)
+    verify(list(journal.entries()))
+    rebuilt = [step.state for step in replay(journal)][-1]
+    assert rebuilt == fold(new_table(rebuilt.config), events)
+    journal.close()
+    db.execute("DROP TRIGGER journal_no_update")
+    record = json.loads(db.execute("SELECT record FROM journal WHERE seq = 7").fetchone()[0])
+    assert record["kind"] == "card_drawn"
+    db.execute(
+        "UPDATE journal SET record = ? WHERE seq = 7",
+        (json.dumps({**record, "card": "2S"}, sort_keys=True),),
+    )
+    db.close()
+    journal = SqliteJournal(path)
+    with pytest.raises(JournalCorrupt, match="row 7: its digest does not match"):
+        verify(list(journal.entries()))
+    journal.close()
+
+
+def test_a_change_written_in_the_canonical_form_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TRIGGER journal_no_update")
+    record = json.loads(db.execute("SELECT record FROM journal WHERE seq = 3").fetchone()[0])
+    assert record["kind"] == "place_bet"
+    changed = record_text({**record, "amount": "1000"})
+    db.execute("UPDATE journal SET record = ? WHERE seq = 3", (changed,))
+    db.close()
+    journal = SqliteJournal(path)
+    with pytest.raises(JournalCorrupt, match="row 3: its digest does not match"):
+        list(replay(journal))
+    journal.close()
+
+
+def test_repeated_records_are_read_as_separate_objects(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(2)).close()
+    journal = SqliteJournal(path)
+    entries = list(journal.entries())
+    journal.close()
+    starts = [e for e in entries if e.record["kind"] == "start_round"]
+    assert len(starts) == 2 and starts[0].text == starts[1].text
+    assert starts[0].record == starts[1].record and starts[0].record is not starts[1].record
+    starts[0].record["actor"] = "changed by a reader"
+    assert starts[1].record["actor"] == "dealer"
 
 
 def test_recovery_rebuilds_the_identical_table(tmp_path: Path) -> None:
