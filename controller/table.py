@@ -187,8 +187,8 @@ class Due:
     def describe(self) -> str:
         """What the table waits for, for a console: ``card to box 3``."""
         if self.kind == "card":
-            what = self.label or "card"
-            return f"{what} card to {self.position} (face {self.face})"
+            what = f"{self.label} card" if self.label else "card"
+            return f"{what} to {self.position} (face {self.face})"
         if self.kind == "decision":
             assert self.point is not None
             return f"decisions at {self.point.name}"
@@ -1437,7 +1437,9 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
         assert due is not None and due.point is not None
         point = due.point
         seen: set[tuple[str, str]] = set()
-        for stake in rnd.stakes:
+        order = {hand: i for i, hand in enumerate(state.config.hands)}
+        # box by box in table order: a gambler's first box is decided before his second
+        for stake in sorted(rnd.stakes, key=lambda s: order.get(s.hand, len(order))):
             if state.phase is not Phase.DECIDING or not _owes(state.config.game, stake, point):
                 continue
             key = (stake.hand, stake.seat if state.config.seating is Seating.SHARED else "")
@@ -1448,7 +1450,12 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
                 stake.seat if state.config.seating is Seating.SHARED else _owner(state, stake.hand)
             )
             auto = Decide(actor="timer", hand=stake.hand, seat=seat, option=point.on_timeout)
-            state, more = _decide(state, auto, now, automatic=True)
+            try:
+                state, more = _decide(state, auto, now, automatic=True)
+            except TableError as error:  # never raise out of handle(): say it, halt dealing
+                reason = f"the decision timer could not decide {stake.hand}: {error}"
+                state, more = _halt(state, reason, "timer")
+                return state, actions + more
             actions += more
         return state, actions
     return state, []

@@ -311,7 +311,7 @@ class SeatPolicy:
         walk = self.game.walk(bets, tuple(stake["decisions"]))
         return None if walk.pending is None else walk.pending.name
 
-    def _bet(self, spot: Spot, amount: Fraction) -> Command:
+    def _bet(self, spot: Spot, amount: Fraction | int) -> Command:
         return {
             "command": "place_bet",
             "hand": self.hand,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -30,15 +31,36 @@ def controller_at(port: int) -> BrokerAddress:
     return BrokerAddress("127.0.0.1", port, "controller", "controller-dev")
 
 
+def reply_to(probe: Any, topic: str, command_id: str, timeout: float = 5.0) -> dict[str, Any]:
+    """The reply with ``command_id`` on ``topic``, waiting for it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for message in probe.messages(topic):
+            doc = json.loads(message.payload)
+            if doc.get("id") == command_id:
+                return doc  # type: ignore[no-any-return]
+        time.sleep(0.02)
+    raise AssertionError(f"no reply to {command_id} on {topic}")
+
+
 def args(**kw: Any) -> argparse.Namespace:
-    base = {"hands": 1, "seed": 5, "players": 2, "rate": 20.0, "irregular": 0.5, "quiet": True,
-            "betting_seconds": 0.8, "decision_seconds": 1.5}
+    base = {
+        "hands": 1,
+        "seed": 5,
+        "players": 2,
+        "rate": 20.0,
+        "irregular": 0.5,
+        "quiet": True,
+        "betting_seconds": 0.8,
+        "decision_seconds": 1.5,
+    }
     return argparse.Namespace(**{**base, **kw})
 
 
 @pytest.mark.parametrize("game", list(GameId))
-def test_whole_rounds_of_every_game_through_mosquitto(game: GameId, mosquitto: Any,
-                                                      tmp_path: Path) -> None:
+def test_whole_rounds_of_every_game_through_mosquitto(
+    game: GameId, mosquitto: Any, tmp_path: Path
+) -> None:
     """The shoe simulator, the crew and a checking display, all logged in with the ACL."""
     summary = run_table(game, args(hands=2), controller_at(mosquitto.port), tmp_path, None)
     assert summary["finished"], summary
@@ -67,8 +89,9 @@ seed = {seed}
 """
 
 
-def test_commands_are_validated_and_answered(mosquitto: Any, mqtt_client: Any, table_id: str,
-                                             tmp_path: Path) -> None:
+def test_commands_are_validated_and_answered(
+    mosquitto: Any, mqtt_client: Any, table_id: str, tmp_path: Path
+) -> None:
     config = parse_table_text(table_file(table_id, tmp_path / "j.db"), "test")
     table = RunningTable(config, tmp_path, controller_at(mosquitto.port))
     table.start()
@@ -82,51 +105,76 @@ def test_commands_are_validated_and_answered(mosquitto: Any, mqtt_client: Any, t
         rows = len(table.runner.journal)
 
         pit.publish(t.pit.cmd, b"{not json")
-        reply = json.loads(pit.expect(t.pit.reply).payload)
+        reply = reply_to(pit, t.pit.reply, "")
         assert not reply["ok"] and "expected a JSON object" in reply["reason"]
 
-        pit.publish(t.pit.cmd, json.dumps({"v": 1, "id": "p2", "command": "card_drawn",
-                                           "card": "AS"}))  # only the shoe deals
-        reply = json.loads(pit.expect(t.pit.reply, None).payload)
-        msgs = [json.loads(m.payload) for m in pit.messages(t.pit.reply)]
-        reply = next(m for m in msgs if m["id"] == "p2")
+        pit.publish(
+            t.pit.cmd, json.dumps({"v": 1, "id": "p2", "command": "card_drawn", "card": "AS"})
+        )  # only the shoe deals
+        reply = reply_to(pit, t.pit.reply, "p2")
         assert not reply["ok"] and "only shoe" in reply["reason"]
 
-        seat.publish(t.seat("1").cmd, json.dumps({"v": 1, "id": "s1", "command": "place_bet",
-                                                  "hand": "player", "seat": "seat:2",
-                                                  "spot": "ante", "amount": "5"}))
+        seat.publish(
+            t.seat("1").cmd,
+            json.dumps(
+                {
+                    "v": 1,
+                    "id": "s1",
+                    "command": "place_bet",
+                    "hand": "player",
+                    "seat": "seat:2",
+                    "spot": "ante",
+                    "amount": "5",
+                }
+            ),
+        )
         reply = json.loads(seat.expect(t.seat("1").reply).payload)
-        assert reply["id"] == "s1" and not reply["ok"] and "may not act for seat:2" in reply["reason"]
+        assert (
+            reply["id"] == "s1" and not reply["ok"] and "may not act for seat:2" in reply["reason"]
+        )
         table.service.sync()
         assert len(table.runner.journal) == rows  # malformed or unauthorised: nothing journaled
 
         # out of phase: a legal command the table refuses (journaled, state unchanged)
-        seat.publish(t.seat("1").cmd, json.dumps({"v": 1, "id": "s2", "command": "place_bet",
-                                                  "hand": "player", "spot": "ante",
-                                                  "amount": "5"}))
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            found = [json.loads(m.payload) for m in seat.messages(t.seat("1").reply)]
-            if any(m["id"] == "s2" for m in found):
-                break
-            time.sleep(0.02)
-        reply = next(m for m in found if m["id"] == "s2")
+        seat.publish(
+            t.seat("1").cmd,
+            json.dumps(
+                {
+                    "v": 1,
+                    "id": "s2",
+                    "command": "place_bet",
+                    "hand": "player",
+                    "spot": "ante",
+                    "amount": "5",
+                }
+            ),
+        )
+        reply = reply_to(seat, t.seat("1").reply, "s2")
         assert not reply["ok"] and "closed" in reply["reason"]
         assert table.service.state.phase.value == "closed"
     finally:
         table.stop()
 
 
-def test_the_table_survives_a_broker_restart(mosquitto_factory: Any, mqtt_client: Any,
-                                             table_id: str, tmp_path: Path) -> None:
+def test_the_table_survives_a_broker_restart(
+    mosquitto_factory: Any, mqtt_client: Any, table_id: str, tmp_path: Path
+) -> None:
     broker = mosquitto_factory(auth=True)
     address = controller_at(broker.port)
     config = parse_table_text(table_file(table_id, tmp_path / "j.db"), "test")
     table = RunningTable(config, tmp_path, address)
     table.start()
-    crew = Crew(BrokerAddress("127.0.0.1", broker.port), table_id, "ultimate-texas-holdem",
-                seats_for("shared", 2), rounds=3, seed=2, studio=True, passwords=PASSWORDS,
-                on_round_end=lambda d: table.simulator.new_deck())
+    crew = Crew(
+        BrokerAddress("127.0.0.1", broker.port),
+        table_id,
+        "ultimate-texas-holdem",
+        seats_for("shared", 2),
+        rounds=3,
+        seed=2,
+        studio=True,
+        passwords=PASSWORDS,
+        on_round_end=lambda d: table.simulator.new_deck(),
+    )
     try:
         crew.start()
         deadline = time.monotonic() + 20
@@ -146,19 +194,33 @@ def test_the_table_survives_a_broker_restart(mosquitto_factory: Any, mqtt_client
         table.stop()
 
 
-def test_the_table_resumes_from_its_journal_after_sigkill(mosquitto: Any, mqtt_client: Any,
-                                                          table_id: str, tmp_path: Path) -> None:
+def test_the_table_resumes_from_its_journal_after_sigkill(
+    mosquitto: Any, mqtt_client: Any, table_id: str, tmp_path: Path
+) -> None:
     """Killed mid-round: restarted, it replays its journal, halts the round for the dealer
     to check, the pit resumes it, and the rounds complete; displays converge."""
     path = tmp_path / "table.toml"
-    path.write_text(table_file(table_id, tmp_path / "j.db", rate=10.0, seed=None or 3))
+    path.write_text(table_file(table_id, tmp_path / "j.db", rate=10.0, seed=3))
     broker_url = f"mqtt://controller:controller-dev@127.0.0.1:{mosquitto.port}"
-    command = [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
-               "--broker", broker_url]
+    command = [
+        sys.executable,
+        "-m",
+        "controller.cli",
+        "run",
+        "--config",
+        str(path),
+        "--broker",
+        broker_url,
+    ]
 
     def start() -> subprocess.Popen[str]:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert '"table"' in line, proc.stderr.read() if proc.stderr else line
@@ -168,8 +230,16 @@ def test_the_table_resumes_from_its_journal_after_sigkill(mosquitto: Any, mqtt_c
     t = Topics(table_id)
     status = mqtt_client(mosquitto, "display")
     status.subscribe(t.status)
-    crew = Crew(BrokerAddress("127.0.0.1", mosquitto.port), table_id, "ultimate-texas-holdem",
-                seats_for("shared", 2), rounds=2, seed=4, studio=True, passwords=PASSWORDS)
+    crew = Crew(
+        BrokerAddress("127.0.0.1", mosquitto.port),
+        table_id,
+        "ultimate-texas-holdem",
+        seats_for("shared", 2),
+        rounds=2,
+        seed=4,
+        studio=True,
+        passwords=PASSWORDS,
+    )
     try:
         crew.start()
         pit = mqtt_client(mosquitto, "pit")
@@ -177,8 +247,9 @@ def test_the_table_resumes_from_its_journal_after_sigkill(mosquitto: Any, mqtt_c
         pit.expect(t.pit.events, None, timeout=20)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:  # wait for a card of the first round
-            if any(json.loads(m.payload).get("event") == "card"
-                   for m in pit.messages(t.pit.events)):
+            if any(
+                json.loads(m.payload).get("event") == "card" for m in pit.messages(t.pit.events)
+            ):
                 break
             time.sleep(0.02)
         proc.send_signal(signal.SIGKILL)
@@ -193,6 +264,6 @@ def test_the_table_resumes_from_its_journal_after_sigkill(mosquitto: Any, mqtt_c
         out, err = proc.communicate(timeout=15)
     assert proc.returncode == 0, err
     assert '"stopped": true' in out
-    with SqliteJournal(tmp_path / "j.db") as journal:  # type: ignore[attr-defined]
+    with contextlib.closing(SqliteJournal(tmp_path / "j.db")) as journal:
         kinds = [e.record.get("kind") for e in journal.entries()]
     assert kinds.count("halt") >= 1

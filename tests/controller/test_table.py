@@ -93,7 +93,7 @@ def test_a_studio_round_of_ultimate_with_two_seats() -> None:
     c.bet("player", "seat:2", "best_five", 5)
     assert c.state.balance("seat:2") == 985  # the ante brings an equal Ante Plus, paid in now
     c.send(NoMoreBets(actor="dealer"))
-    assert c.state.phase is Phase.DEALING and c.state.next_due == "card card to player (face up)"
+    assert c.state.phase is Phase.DEALING and c.state.next_due == "card to player (face up)"
     assert c.kinds("shoe_gate")[-1] == {"locked": False}
     c.cards("AH QC 2H JD")  # player, dealer, player, dealer
     assert c.state.phase is Phase.DECIDING

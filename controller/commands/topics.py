@@ -1,0 +1,76 @@
+"""``tablectl topics``: the MQTT topic tree of a table, and the JSON Schemas of its payloads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from controller.messages import MESSAGE_MODELS
+from controller.topics import Topics
+
+__all__ = ["register", "schemas"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``topics`` command."""
+    parser = subparsers.add_parser(
+        "topics",
+        help="the MQTT topics of a table, or export the payloads' JSON Schemas",
+        description="Print a table's topics, or write every payload's JSON Schema to a folder.",
+    )
+    parser.add_argument("--table", default="T1", help="table id (default: T1)")
+    parser.add_argument("--seat", default="1", help="a seat id for the example (default: 1)")
+    parser.add_argument(
+        "--schemas",
+        type=Path,
+        metavar="DIR",
+        help="write <name>.schema.json for every payload to DIR",
+    )
+    parser.set_defaults(run=run)
+
+
+def schemas() -> dict[str, str]:
+    """Every payload's JSON Schema as text, by file name."""
+    return {
+        f"{name}.schema.json": json.dumps(model.model_json_schema(), indent=2, sort_keys=True)
+        + "\n"
+        for name, model in MESSAGE_MODELS.items()
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the topics, or write the schemas."""
+    if args.schemas is not None:
+        args.schemas.mkdir(parents=True, exist_ok=True)
+        for name, text in schemas().items():
+            (args.schemas / name).write_text(text, encoding="utf-8")
+            print(args.schemas / name)
+        return 0
+    t = Topics(args.table)
+    seat = t.seat(args.seat)
+    rows = [
+        (t.status, "controller", "retained online/offline (the will)"),
+        (t.state, "controller", "retained public state (public-state)"),
+        (t.events, "controller", "public events (event)"),
+        (t.rebirth, "anyone", "ask for every state again"),
+        (seat.state, "controller", "retained seat state (seat-state)"),
+        (seat.events, "controller", "the seat's events (event)"),
+        (seat.reply, "controller", "answers to the seat's commands (reply)"),
+        (seat.cmd, f"seat-{args.seat}", "the seat's commands (command)"),
+        (seat.presence, f"seat-{args.seat}", "retained online/offline (the seat's will)"),
+        (t.dealer.state, "controller", "retained dealer console state (dealer-state)"),
+        (t.dealer.events, "controller", "the dealer's events (event)"),
+        (t.dealer.reply, "controller", "answers to the dealer (reply)"),
+        (t.dealer.cmd, "dealer", "the dealer's commands (command)"),
+        (t.pit.state, "controller", "retained pit state, hidden cards included (pit-state)"),
+        (t.pit.events, "controller", "every action (event)"),
+        (t.pit.alerts, "controller", "halts, irregularities, hardware faults (event)"),
+        (t.pit.reply, "controller", "answers to the pit (reply)"),
+        (t.pit.cmd, "pit", "the pit manager's commands (command)"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    for topic, writer, what in rows:
+        print(f"{topic:<{width}}  {writer:<11} {what}")
+    return 0
