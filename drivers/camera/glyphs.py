@@ -8,7 +8,107 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["RANK_SIZE", "SUIT_SIZE", "IndexGlyphs", "glyph_vector", "split_index"]
+__all__ = [
+    "PIP_BOX",
+    "RANK_SIZE",
+    "SUIT_SIZE",
+    "IndexGlyphs",
+    "Pips",
+    "glyph_vector",
+    "pip_count",
+    "read_pips",
+    "split_index",
+]
+
+#: the middle of a card where its pips lie (fractions of width and height), clear of the
+#: index columns
+PIP_BOX = (0.17, 0.08, 0.83, 0.92)
+
+
+def pip_count(rank: int) -> int:
+    """How many pips a card of ``rank`` (``Rank`` value) shows: 1 for the ace, the rank's
+    number for two to ten, 0 for court cards (which show a figure instead).
+
+    >>> pip_count(0), pip_count(8), pip_count(9), pip_count(12)
+    (2, 10, 0, 1)
+    """
+    if rank == 12:
+        return 1
+    return rank + 2 if rank <= 8 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pips:
+    """The suit symbols in the middle of a card: how many, one unit vector for each pip
+    off the card's middle row (turned upright), their median height in patch pixels, and
+    the ink's redness."""
+
+    count: int
+    vectors: list[Vector]
+    height: float
+    redness: float
+
+
+def read_pips(patch: Image, card_height: float, suit_height: float, top: float) -> Pips | None:
+    """The pips of a rectified middle-of-card patch (BGR, :data:`PIP_BOX`); None if none.
+
+    Pips are dark components, not touching the patch's border, at least about as tall as
+    the index's suit symbol (``suit_height``) and at most four times as tall, roughly as
+    wide as tall. A pip whose centre lies below the card's middle is printed upside down
+    (``top`` is the card's top edge in patch rows) and is turned upright before it is
+    described, so that it compares with the index's suit symbols. A pip on the middle row
+    (an ace's, the middle one of a three) is counted but not described: the card's two ends
+    look alike, so which way up it is printed cannot be told.
+    """
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    dark, light, _, _ = cv2.minMaxLoc(gray)
+    if light - dark < 40:
+        return None
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(ink)
+    paper = cv2.mean(gray, paper_mask)[0]
+    if paper - dark < 40:
+        return None
+    _, labels, raw, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats = np.asarray(raw, np.int32)[1:]
+    ph, pw = ink.shape
+    xs, ys, ws, hs, areas = (stats[:, i] for i in range(5))
+    keep = (
+        (xs > 0)
+        & (ys > 0)
+        & (xs + ws < pw)
+        & (ys + hs < ph)
+        & (hs >= 0.85 * suit_height)
+        & (hs <= 4.0 * suit_height)
+        & (ws >= 0.5 * hs)
+        & (ws <= 1.5 * hs)
+        & (areas >= 0.3 * ws * hs)
+    )
+    found = np.flatnonzero(keep)
+    if found.size == 0:
+        return None
+    level = max(paper - dark, 1.0)
+    middle = top + card_height / 2
+    vectors = []
+    colour = np.zeros(3)
+    weight = 0
+    for i in found:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        off = y + h / 2 - middle
+        if abs(off) > 0.05 * card_height:
+            roi = gray[y : y + h, x : x + w].astype(np.float32)
+            glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+            if off > 0:  # below the middle: printed upside down
+                glyph = glyph[::-1, ::-1]
+            vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
+        mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
+        n = cv2.countNonZero(mine)
+        colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n
+        weight += n
+    rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
+    redness = float(rel[2] - max(rel[0], rel[1]))
+    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness)
+
 
 Image = NDArray[np.uint8]
 Vector = NDArray[np.float32]
