@@ -63,8 +63,7 @@ def _largest_quad(sample: Sample) -> NDArray[np.float64]:
         a, b = q[2] - q[0], q[3] - q[1]
         return abs(float(a[0] * b[1] - a[1] * b[0]))
 
-    gray = np.asarray(cv2.cvtColor(sample.image, cv2.COLOR_BGR2GRAY), np.uint8)
-    return refine_quads(gray, [max(quads, key=area)])[0]
+    return refine_quads(sample.image, [max(quads, key=area)])[0]
 
 
 def _aspect(quad: NDArray[np.float64]) -> float:

@@ -102,12 +102,12 @@ class GlyphClassifier:
         restricted to the classes where ``keep`` is true (a mask over :attr:`labels`)."""
         if keep is not None:
             scores = np.where(keep, scores, -np.inf)
-        a = int(np.argmax(scores))
-        rest = scores.copy()
-        rest[a] = -np.inf
-        b = int(np.argmax(rest))
+        order = np.argpartition(scores, -2)[-2:] if len(scores) > 2 else np.argsort(scores)
+        a, b = (int(order[-1]), int(order[-2])) if len(order) > 1 else (int(order[-1]),) * 2
+        if scores[b] > scores[a]:
+            a, b = b, a
         n = max(1, len(views))
-        if not np.isfinite(rest[b]) or b == a:
+        if not np.isfinite(scores[b]) or b == a:
             margin, b = 1.0, a
         else:
             margin = float(scores[a] - scores[b]) / (n * float(self.half_gap[a, b]))

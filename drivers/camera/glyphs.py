@@ -138,41 +138,14 @@ def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     small = cv2.resize(ink, (nw, nh), interpolation=interp)
     x0, y0 = (tw - nw) // 2, (th - nh) // 2
-    canvas = cv2.copyMakeBorder(
-        small, y0, th - nh - y0, x0, tw - nw - x0, cv2.BORDER_CONSTANT, value=0.0
-    )
+    canvas = np.zeros((th, tw), np.float32)
+    canvas[y0 : y0 + nh, x0 : x0 + nw] = small
     mean, std = cv2.meanStdDev(canvas)
     scale = float(std[0, 0]) * (tw * th) ** 0.5
-    out: Vector = ((canvas - float(mean[0, 0])) / max(scale, 1e-6)).reshape(-1)
+    canvas -= float(mean[0, 0])
+    canvas *= 1.0 / max(scale, 1e-6)
+    out: Vector = canvas.reshape(-1)
     return out
-
-
-Stats = list[list[int]]  # per component: x, y, width, height, area
-
-
-def _groups(stats: Stats, keep: list[int]) -> list[list[int]]:
-    """Components grouped by overlapping rows, top to bottom."""
-    order = sorted(keep, key=lambda i: stats[i][1])
-    groups: list[list[int]] = []
-    bottom = -1
-    for i in order:
-        top, h = stats[i][1], stats[i][3]
-        if groups and top < bottom - 1:
-            groups[-1].append(i)
-            bottom = max(bottom, top + h)
-        else:
-            groups.append([i])
-            bottom = top + h
-    return groups
-
-
-def _box(stats: Stats, group: list[int]) -> tuple[int, int, int, int]:
-    rows = [stats[i] for i in group]
-    x0 = min(r[0] for r in rows)
-    y0 = min(r[1] for r in rows)
-    x1 = max(r[0] + r[2] for r in rows)
-    y1 = max(r[1] + r[3] for r in rows)
-    return x0, y0, x1 - x0, y1 - y0
 
 
 def split_index(
@@ -206,44 +179,64 @@ def split_index(
     if paper - dark < 40:
         return None
     _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    stats = np.asarray(raw_stats, dtype=np.int32)
     ph, pw = ink.shape
     min_area = max(4, int(0.0004 * card_height * card_height))
     sliver = max(2, round(0.02 * card_height))
     cut = max(2, round(0.012 * card_height))
     edge_x, edge_y = ox + cut, oy + cut  # the first column and row after the blanked strips
-    xs, ys, ws, hs, areas = (stats[1:, i] for i in range(5))
-    drop = (areas < min_area) | (xs == 0) | (ys == 0) | (xs + ws >= pw) | (ys + hs >= ph)
-    if ox > 0:  # a sliver of table along the left edge, or in the rounded corner
-        drop |= (xs <= edge_x) & ((ws <= sliver) | (ys <= edge_y))
-    if oy > 0:  # a sliver of table along the top edge
-        drop |= (ys <= edge_y) & (hs <= sliver)
-    keep = (np.flatnonzero(~drop) + 1).tolist()
-    if not keep:
+    # components that may be glyphs: big enough, clear of the patch's border, no sliver of
+    # table along the card's left edge, in its rounded corner, or along its top edge
+    rows: list[tuple[int, int, int, int, int]] = []
+    for label, (x, y, w, h, area) in enumerate(raw_stats.tolist()[1:], 1):
+        if area < min_area or x == 0 or y == 0 or x + w >= pw or y + h >= ph:
+            continue
+        if ox > 0 and x <= edge_x and (w <= sliver or y <= edge_y):
+            continue
+        if oy > 0 and y <= edge_y and h <= sliver:
+            continue
+        rows.append((y, x, w, h, label))
+    if not rows:
         return None
-    table: Stats = stats.tolist()
-    groups = _groups(table, keep)
+    rows.sort()
+    # components grouped by overlapping rows, top to bottom: their boxes and labels
+    boxes: list[list[int]] = []  # x0, y0, x1, y1
+    members: list[list[int]] = []
+    bottom = -1
+    for y, x, w, h, label in rows:
+        if boxes and y < bottom - 1:
+            box = boxes[-1]
+            box[0], box[1] = min(box[0], x), min(box[1], y)
+            box[2], box[3] = max(box[2], x + w), max(box[3], y + h)
+            members[-1].append(label)
+            bottom = max(bottom, y + h)
+        else:
+            boxes.append([x, y, x + w, y + h])
+            members.append([label])
+            bottom = y + h
     lo, hi = 0.035 * card_height, 0.15 * card_height
-    groups = [g for g in groups if _box(table, g)[3] >= 0.3 * lo]
-    if len(groups) == 1:
-        x, y, w, h = _box(table, groups[0])
+    kept = [i for i, bx in enumerate(boxes) if bx[3] - bx[1] >= 0.3 * lo]
+    if len(kept) == 1:
+        x0, y0, x1, y1 = boxes[kept[0]]
+        x, y, w, h = x0, y0, x1 - x0, y1 - y0
         if not 1.6 * lo <= h <= 2.6 * hi:
             return None
-        member = np.isin(labels[y : y + h, x : x + w], groups[0])
-        rows = member.sum(axis=1)
+        member = np.isin(labels[y : y + h, x : x + w], members[kept[0]])
+        counts = member.sum(axis=1)
         a, b = int(0.3 * h), max(int(0.7 * h), int(0.3 * h) + 1)
-        cut = a + int(np.argmin(rows[a:b]))
-        if rows[cut] > 1:
+        split = a + int(np.argmin(counts[a:b]))
+        if counts[split] > 1:
             return None
-        rank_box = (x, y, w, cut)
-        suit_rows = np.flatnonzero(rows[cut + 1 :]) + cut + 1
+        rank_box = (x, y, w, split)
+        suit_rows = np.flatnonzero(counts[split + 1 :]) + split + 1
         if suit_rows.size == 0:
             return None
         suit_box = (x, y + int(suit_rows[0]), w, int(suit_rows[-1] - suit_rows[0] + 1))
         rank_box = _tighten(member, rank_box, x, y)
         suit_box = _tighten(member, suit_box, x, y)
-    elif len(groups) >= 2:
-        rank_box, suit_box = _box(table, groups[0]), _box(table, groups[1])
+    elif len(kept) >= 2:
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[kept[0]], boxes[kept[1]]
+        rank_box = (ax0, ay0, ax1 - ax0, ay1 - ay0)
+        suit_box = (bx0, by0, bx1 - bx0, by1 - by0)
     else:
         return None
     for _, _, w, h in (rank_box, suit_box):
@@ -255,7 +248,9 @@ def split_index(
     weight = 0
     for (x, y, w, h), size in ((rank_box, RANK_SIZE), (suit_box, SUIT_SIZE)):
         roi = gray[y : y + h, x : x + w].astype(np.float32)
-        vectors.append(glyph_vector(np.clip((paper - roi) / level, 0.0, 1.0), size))
+        glyph = (paper - roi) * (1.0 / level)
+        np.clip(glyph, 0.0, 1.0, out=glyph)
+        vectors.append(glyph_vector(glyph, size))
         roi_ink = ink[y : y + h, x : x + w]
         count = cv2.countNonZero(roi_ink)
         colour += np.array(cv2.mean(patch[y : y + h, x : x + w], roi_ink)[:3]) * count

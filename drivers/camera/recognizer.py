@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -39,8 +39,9 @@ __all__ = [
     "find_quads",
     "find_shapes",
     "index_patches",
+    "measure_quads",
     "needed_margins",
-    "paper_and_edges",
+    "paper_and_value",
     "patch_origin",
     "pip_patch",
     "refine_quads",
@@ -201,13 +202,22 @@ class IndexRead:
         )
 
 
+_ROLL = [np.array([(i + k) % 4 for i in range(4)]) for k in range(4)]  # corner k first
+
+
+def _sides(quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Side lengths: side i runs from corner i - 1 to corner i."""
+    d = quad - quad[_ROLL[3]]
+    return np.asarray(np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), np.float64)
+
+
 def effective_size(quad: NDArray[np.float64], aspect: float) -> float:
     """The width in pixels of a card seen square-on at the resolution of its worse direction.
 
     An oblique view foreshortens one direction of the card: an index glyph then has fewer
     pixels down than across, and the fewer count.
     """
-    sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
+    sides = _sides(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return float(min(min(a, b), max(a, b) * aspect))
 
@@ -235,11 +245,11 @@ def card_mask(frame: Image) -> Image:
     and saturation are estimated by a coarse median, so any felt colour, wood and uneven
     light work. Thin printed lines and specks are removed by a morphological opening.
     """
-    return paper_and_edges(frame)[0]
+    return paper_and_value(frame)[0]
 
 
-def paper_and_edges(frame: Image) -> tuple[Image, Image]:
-    """:func:`card_mask` and the frame's sharp brightness edges (0/255 each)."""
+def paper_and_value(frame: Image) -> tuple[Image, Image]:
+    """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
     h, w = frame.shape[:2]
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     s, v = hsv[:, :, 1], hsv[:, :, 2]
@@ -264,7 +274,7 @@ def paper_and_edges(frame: Image) -> tuple[Image, Image]:
     bright = cv2.bitwise_or(cv2.compare(v, brighter_than, cv2.CMP_GT), coloured_table)
     mask = cv2.bitwise_and(cv2.bitwise_and(low_sat, lit), bright)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return np.asarray(mask, np.uint8), np.asarray(cv2.Canny(v, 40, 80), np.uint8)
+    return np.asarray(mask, np.uint8), np.asarray(v, np.uint8)
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
@@ -281,33 +291,42 @@ _NEXT = np.array([1, 2, 3, 0])
 
 def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
     """Corners from straight lines fitted to each side's contour points (not the rounding)."""
-    a = quad
+    if len(pts) > 96:  # every few points of a long outline say as much about its sides
+        pts = pts[:: len(pts) // 96 + 1]
     d = quad[_NEXT] - quad  # side i runs from corner i to corner i + 1
     length = np.hypot(d[:, 0], d[:, 1])
     if length.min() < 1:
         return quad
     u = d / length[:, None]
-    rel = pts[None, :, :] - a[:, None, :]  # (4, N, 2)
-    t = np.einsum("snk,sk->sn", rel, u) / length[:, None]
-    dist = np.abs(np.einsum("snk,sk->sn", rel, np.stack([-u[:, 1], u[:, 0]], axis=1)))
+    rel = pts[None, :, :] - quad[:, None, :]  # (4, N, 2)
+    t = (rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]) / length[:, None]
+    dist = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
     near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.06 * length)[:, None])
-    lines = []
-    for i in range(4):
-        sel = pts[near[i]]
-        if len(sel) < 4:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = np.empty_like(quad)
-    for i in range(4):
-        (p, r), (q, s) = lines[(i - 1) % 4], lines[i]
-        corner = _intersect(p, r, q, s)
-        if corner is None:
-            return quad
-        out[i] = corner
+    n = near.sum(axis=1)
+    if n.min() < 4:
+        return quad
+    w = near / n[:, None]
+    centre = w @ pts  # (4, 2): a point on each side's line
+    off = pts[None, :, :] - centre[:, None, :]
+    sxx = (w * off[..., 0] ** 2).sum(axis=1)
+    syy = (w * off[..., 1] ** 2).sum(axis=1)
+    sxy = (w * off[..., 0] * off[..., 1]).sum(axis=1)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # each side's principal direction
+    r = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    # corner i is where side i - 1 meets side i
+    pa, ra = centre[_PREV], r[_PREV]
+    den = ra[:, 0] * r[:, 1] - ra[:, 1] * r[:, 0]
+    if np.abs(den).min() < 1e-9:
+        return quad
+    diff = centre - pa
+    k = (diff[:, 0] * r[:, 1] - diff[:, 1] * r[:, 0]) / den
+    out: NDArray[np.float64] = pa + k[:, None] * ra
     if np.max(np.hypot(*(out - quad).T)) > 0.3 * length.min():
         return quad
     return out
+
+
+_PREV = np.array([3, 0, 1, 2])
 
 
 def _intersect(
@@ -351,11 +370,7 @@ def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
 
 
 def find_shapes(
-    mask: Image,
-    *,
-    min_area: float = 600.0,
-    edges: Image | None = None,
-    value: Image | None = None,
+    mask: Image, *, min_area: float = 600.0, value: Image | None = None
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
     """Card-shaped convex quadrilaterals (corners clockwise on screen) in a card mask, the
     outlines of the other paper blobs (cards overlapping one another, a card and glare), and
@@ -364,16 +379,16 @@ def find_shapes(
     With the frame's brightness (``value``, the HSV value the mask was made from), a blob
     that is not one clean card and holds two clearly different brightnesses (cards in a
     glare that made the felt around them pass for paper) is split at the brightness that
-    separates them, and its parts are looked at again. With ``edges`` (the frame's sharp
-    brightness edges), a blob whose outline mostly runs where there is no sharp edge is no
-    paper at all (a glare on the felt) and is dropped.
+    separates them, and its parts are looked at again; and a blob whose outline mostly runs
+    where the brightness has no sharp edge is no paper at all (a glare on the felt) and is
+    dropped.
     """
     h, w = mask.shape[:2]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     quads = []
     blobs = []
     loose: list[NDArray[np.int32] | None] = []
-    near = cv2.dilate(edges, np.ones((5, 5), np.uint8)) if edges is not None else None
+    near: Image | None = None
     work = [(np.asarray(c, np.int32), value is not None) for c in contours]
     while work:
         contour, may_split = work.pop()
@@ -388,7 +403,10 @@ def find_shapes(
                 work += [(c, False) for c in parts]
                 continue
         if shape is None:
-            if near is not None:
+            if value is not None:
+                if near is None:  # sharp brightness edges, near which paper's outline runs
+                    edges = cv2.Canny(value, 40, 80)
+                    near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
                 pts = contour.reshape(-1, 2)
                 if np.count_nonzero(near[pts[:, 1], pts[:, 0]]) < 0.6 * len(pts):
                     continue  # an outline along no sharp edge: a glare, not paper
@@ -418,12 +436,14 @@ def _card_quad(
         if not _paper_frame(mask, quad):
             return None
         framed = True
-    sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
+    sides = _sides(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(a, b) / max(a, b) < 0.35 or sides.min() < 10:
         return None
     refined = _order(_refine(quad, contour.reshape(-1, 2).astype(np.float64)))
-    return refined, 1.0 if framed else _overlap(np.asarray(contour, np.int32), refined)
+    if framed or area >= 0.97 * quad_area:  # a clean card: no need to measure the overlap
+        return refined, 1.0
+    return refined, _overlap(np.asarray(contour, np.int32), refined)
 
 
 def _split_bright(mask: Image, value: Image, contour: NDArray[np.int32]) -> list[NDArray[np.int32]]:
@@ -579,22 +599,33 @@ def corner_hypotheses(
 _EDGE_T = np.linspace(0.14, 0.86, 12)  # where along each side its edge is measured
 
 
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights of brightness
+
+
 def refine_quads(
-    gray: Image, quads: Sequence[NDArray[np.float64]], reach: float = 4.0
+    image: Image, quads: Sequence[NDArray[np.float64]], reach: float = 4.0
 ) -> list[NDArray[np.float64]]:
+    """:func:`measure_quads` without saying which were measured."""
+    return measure_quads(image, quads, reach)[0]
+
+
+def measure_quads(
+    image: Image, quads: Sequence[NDArray[np.float64]], reach: float = 4.0
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.bool_]]]:
     """Card corners moved onto the paper's edges, measured at the frame's full resolution.
 
-    Outlines found on a shrunk frame are a pixel or two off, which is much of an index
-    glyph on a small card. Across each side, at twelve places clear of the rounded corners,
-    the brightness is sampled up to ``reach`` pixels in and out; the edge is where it falls
-    fastest going outwards (paper is brighter than the table), to a tenth of a pixel. A
-    line through those points (refitted without the ones that stray, such as an index
-    printed close to the edge) is the side, and adjacent sides meet at the corners. A side
-    with too few clear edge points, or a corner that would move further than ``reach``,
-    keeps the outline's own.
+    ``image`` is the frame (BGR or grey). Outlines found on a shrunk frame are a pixel or
+    two off, which is much of an index glyph on a small card. Across each side, at twelve
+    places clear of the rounded corners, the brightness is sampled up to ``reach`` pixels
+    in and out; the edge is the outermost place where it falls steeply going outwards
+    (paper is brighter than the table, and ink printed near the edge falls further in), to
+    a tenth of a pixel. A line through those points (refitted without the ones that stray)
+    is the side, and adjacent sides meet at the corners. A side with too few clear edge
+    points, or a corner that would move further than ``reach``, keeps the outline's own;
+    the second list says which sides of each were measured (side i runs from corner i).
     """
     if not quads:
-        return []
+        return [], []
     q = np.stack(quads).astype(np.float64)  # (Q, 4, 2)
     a, b = q, np.roll(q, -1, axis=1)  # side i runs from corner i to corner i + 1
     d = b - a
@@ -609,9 +640,10 @@ def refine_quads(
     base = a[:, :, None, :] + _EDGE_T[None, None, :, None] * d[:, :, None, :]  # (Q, 4, M, 2)
     pts = base[..., None, :] + offsets[None, None, None, :, None] * normal[:, :, None, None, :]
     maps = pts.reshape(-1, len(offsets), 2).astype(np.float32)
-    profile = cv2.remap(
-        gray, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    sampled = cv2.remap(
+        image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     ).astype(np.float32)
+    profile = sampled @ _GREY if sampled.ndim == 3 else sampled  # brightness of a colour frame
     slope = profile[:, 2:] - profile[:, :-2]  # brightness change going outwards
     # the outermost clear fall: ink printed near the edge falls steeper, further in
     strongest = -slope.min(axis=1, keepdims=True)
@@ -643,7 +675,10 @@ def refine_quads(
     corners = pa + k[..., None] * ra
     corners = np.where((np.abs(den) < 1e-9)[..., None], q, corners)
     moved = np.hypot(*(corners - q).transpose(2, 0, 1)).max(axis=1)
-    return [corners[i] if moved[i] <= 1.5 * reach else q[i] for i in range(len(q))]
+    kept = moved <= 1.5 * reach
+    sides = fitted.reshape(-1, 4) & kept[:, None]
+    out = [corners[i] if kept[i] else q[i] for i in range(len(q))]
+    return out, list(sides)
 
 
 def _fit_edges(
@@ -694,7 +729,7 @@ def index_patches(
     shift = np.array([[1, 0, -bx], [0, 1, -by], [0, 0, 1]], np.float64)
     out = []
     for k in corners:
-        src = np.roll(quad, -k, axis=0).astype(np.float32)
+        src = quad[_ROLL[k]].astype(np.float32)
         m = shift @ cv2.getPerspectiveTransform(src, dst)
         patch = cv2.warpPerspective(
             frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
@@ -711,7 +746,7 @@ def pip_patch(frame: Image, quad: NDArray[np.float64], aspect: float, k: int) ->
     bx, by = round(x0 * cw), round(y0 * ch)
     dst = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
     shift = np.array([[1, 0, -bx], [0, 1, -by], [0, 0, 1]], np.float64)
-    m = shift @ cv2.getPerspectiveTransform(np.roll(quad, -k, axis=0).astype(np.float32), dst)
+    m = shift @ cv2.getPerspectiveTransform(quad[_ROLL[k]].astype(np.float32), dst)
     size = (round(x1 * cw) - bx, round(y1 * ch) - by)
     patch = cv2.warpPerspective(
         frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
@@ -761,11 +796,12 @@ class Recognizer:
         pips = self.profile.pip.labels if self.profile.pip is not None else labels
         self._pip_inks = {True: np.isin(pips, list(_RED)), False: np.isin(pips, list(_BLACK))}
 
-    def read_index(self, glyphs: Sequence[IndexGlyphs]) -> IndexRead:
-        """Combine one or two views of the same index (opposite corners) into one read."""
+    def read_index(self, glyphs: Sequence[IndexGlyphs], pair: int = 0) -> IndexRead:
+        """Combine one or two views of the same index (opposite corners) into one read;
+        ``pair`` says which corners of the outline they are (0 and 2, or 1 and 3)."""
         p = self.profile
-        ranks = np.stack([g.rank for g in glyphs])
-        suits = np.stack([g.suit for g in glyphs])
+        ranks = np.array([g.rank for g in glyphs])
+        suits = np.array([g.suit for g in glyphs])
         rank_scores = ranks @ p.rank.weights.T + p.rank.bias  # one row per corner
         suit_scores = suits @ p.suit.weights.T + p.suit.bias
         colours = []
@@ -788,16 +824,18 @@ class Recognizer:
         )
         dissent = 0.0
         if len(glyphs) > 1:  # a corner read alone must not name another card with a lead
+            ink = self._inks[is_red]
+            alone_suits = np.where(ink, suit_scores, -np.inf).argmax(axis=1)
             for i in range(len(glyphs)):
-                alone = p.rank.verdict(rank_scores[i], ranks[i : i + 1])
-                if alone.label != rank.label:
+                if p.rank.labels[int(rank_scores[i].argmax())] != rank.label:
+                    alone = p.rank.verdict(rank_scores[i], ranks[i : i + 1])
                     dissent = max(dissent, alone.margin)
-                alone = p.suit.verdict(suit_scores[i], suits[i : i + 1], self._inks[is_red])
-                if alone.label != suit.label:
+                if p.suit.labels[int(alone_suits[i])] != suit.label:
+                    alone = p.suit.verdict(suit_scores[i], suits[i : i + 1], ink)
                     dissent = max(dissent, alone.margin)
         card = Card.of(Rank(rank.label), Suit(suit.label))
-        height = float(np.median([g.suit_box[3] for g in glyphs]))
-        return IndexRead(card, rank, suit, colour_ok, len(glyphs), dissent, 0, height)
+        height = sum(g.suit_box[3] for g in glyphs) / len(glyphs)
+        return IndexRead(card, rank, suit, colour_ok, len(glyphs), dissent, pair, height)
 
     def classify(
         self, frame: Image, quad: NDArray[np.float64]
@@ -811,11 +849,12 @@ class Recognizer:
         """:meth:`classify`, plus how many index corners agreed on the card.
 
         A ``loose`` outline (paper fills it loosely: it may hold two cards, whose index
-        corners could each be one of this outline's) is read with one corner's margins.
+        corners could each be one of this outline's, or its edges could not be measured) is
+        read with one corner's margins.
         """
         p = self.profile
         factor = SINGLE_CORNER if loose else 1.0
-        sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
+        sides = _sides(quad)
         if sides.min() < MIN_CARD_SIDE:
             return Status.UNKNOWN, None, 0.0, 0  # too few pixels for the index: never guess
         # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
@@ -829,11 +868,17 @@ class Recognizer:
                      split_index(patches[1], self._card_h, self._origin))  # fmt: skip
             pair = [g for g in found if g is not None]
             if pair:
-                read = replace(self.read_index(pair), pair=k)
+                read = self.read_index(pair, k)
                 if min(read.rank.similarity, read.suit.similarity) >= NOT_AN_INDEX:
                     reads.append(read)
-                    if k == first and read.corners == 2 and read.accepted(p, size, factor):
-                        break  # two opposite corners agree: the other two hold no index
+                    if k == first and read.corners == 2:
+                        if read.accepted(p, size, factor):
+                            break  # two opposite corners agree: the other two hold no index
+                        confidence = (
+                            None if loose else self._confirm_by_pips(frame, quad, read, size)
+                        )
+                        if confidence is not None:
+                            return Status.CARD, read.card, confidence, 2
         accepted = [r for r in reads if r.accepted(p, size, factor)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
             corners = max(r.corners for r in accepted)
@@ -921,16 +966,17 @@ class Recognizer:
         scale = np.array([w / small.shape[1], h / small.shape[0]])
         min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
         out = []
-        mask, edges = paper_and_edges(small)
-        value = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[:, :, 2], np.uint8)
-        quads, outlines, loose = find_shapes(mask, min_area=min_area, edges=edges, value=value)
+        mask, value = paper_and_value(small)
+        quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
-        gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
         # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
         full = [(found + 0.5) * scale - 0.5 for found in quads]
-        full = refine_quads(gray, full, reach=max(4.0, 3.0 * float(scale.max())))
-        for quad, outline in zip(full, loose, strict=True):
-            status, card, conf, agreeing = self._classify(frame, quad, outline is not None)
+        full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
+        for quad, outline, sides in zip(full, loose, measured, strict=True):
+            # an outline that may hold two cards, or whose edges could not all be measured
+            # (its index corners may be misplaced), is read with one corner's margins
+            doubtful = outline is not None or not sides.all()
+            status, card, conf, agreeing = self._classify(frame, quad, doubtful)
             if outline is not None and not (status is Status.CARD and agreeing == 2):
                 # not one clean card: perhaps two, read corner by corner
                 blobs.append((outline, set()))
@@ -967,18 +1013,24 @@ class Recognizer:
         else:
             short, long = 0.0, 0.0
         out: list[Recognition] = []
+        reach = max(4.0, 3.0 * float(scale.max()))
         for contour, known in blobs:
             found: dict[Card, tuple[float, NDArray[np.float64]]] = {}
             if short > 0:
-                for hyp in corner_hypotheses(contour, mask, short, long):
-                    quad = hyp * scale
+                guesses = corner_hypotheses(contour, mask, short, long)
+                hyps, measured = measure_quads(
+                    frame, [(g + 0.5) * scale - 0.5 for g in guesses], reach
+                )
+                for quad, sides in zip(hyps, measured, strict=True):
+                    if not (sides[3] and sides[0]):
+                        continue  # the index corner's own edges must be measured
                     patch = index_patches(frame, quad, p.aspect, p.index_box)[0]
                     glyphs = split_index(patch, self._card_h, self._origin)
                     if glyphs is None:
                         continue
                     read = self.read_index([glyphs])
                     # one corner of a card of guessed size: a single witness
-                    size = effective_size(hyp * scale, p.aspect)
+                    size = effective_size(quad, p.aspect)
                     if read.accepted(p, size) and read.card not in known:
                         best = found.get(read.card)
                         if best is None or read.confidence > best[0]:
