@@ -31,11 +31,12 @@ _KINDS = (("rank", RANK_SIZE, 13), ("suit", SUIT_SIZE, 4))
 class Profile:
     """One deck design: rank and suit glyph classifiers, card geometry, acceptance thresholds.
 
-    A corner read is accepted only when both glyphs' normalised margins (see
-    :class:`~drivers.camera.classifier.Verdict`) reach ``min_margin``, both glyphs correlate
-    with their class's mean glyph by at least ``min_similarity``, and the ink colour agrees
-    with the suit (red at ``red_threshold`` or more, black at half of it or less); otherwise
-    the card is reported as unknown.
+    A card read from its two index corners is accepted when both glyphs' normalised margins
+    (see :class:`~drivers.camera.classifier.Verdict`) reach ``min_margin`` (more on small
+    cards, see :func:`drivers.camera.recognizer.needed_margins`), both glyphs correlate with
+    their class's mean glyph by at least ``min_similarity``, and the ink colour agrees with
+    the suit (red at ``red_threshold`` or more, black at half of it or less); otherwise the
+    card is reported as unknown. ``pip``, when calibrated, scores the pips of aces to tens.
     """
 
     name: str

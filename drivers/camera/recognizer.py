@@ -291,26 +291,27 @@ _NEXT = np.array([1, 2, 3, 0])
 
 def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
     """Corners from straight lines fitted to each side's contour points (not the rounding)."""
-    if len(pts) > 96:  # every few points of a long outline say as much about its sides
-        pts = pts[:: len(pts) // 96 + 1]
+    if len(pts) > 64:  # every few points of a long outline say as much about its sides
+        pts = pts[:: len(pts) // 64 + 1]
     d = quad[_NEXT] - quad  # side i runs from corner i to corner i + 1
-    length = np.hypot(d[:, 0], d[:, 1])
+    length = np.sqrt((d * d).sum(axis=1))
     if length.min() < 1:
         return quad
     u = d / length[:, None]
-    rel = pts[None, :, :] - quad[:, None, :]  # (4, N, 2)
-    t = (rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]) / length[:, None]
-    dist = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
-    near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.06 * length)[:, None])
-    n = near.sum(axis=1)
+    normal = u[:, ::-1] * _FLIP  # (-uy, ux)
+    # where each point lies along each side (0 at its start, 1 at its end), and off it
+    t = (pts @ u.T - (quad * u).sum(axis=1)) / length
+    dist = np.abs(pts @ normal.T - (quad * normal).sum(axis=1))
+    near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.06 * length))  # (N, 4)
+    n = near.sum(axis=0)
     if n.min() < 4:
         return quad
-    w = near / n[:, None]
+    w = near.T / n[:, None]  # (4, N): each side's points, equally weighted
     centre = w @ pts  # (4, 2): a point on each side's line
-    off = pts[None, :, :] - centre[:, None, :]
-    sxx = (w * off[..., 0] ** 2).sum(axis=1)
-    syy = (w * off[..., 1] ** 2).sum(axis=1)
-    sxy = (w * off[..., 0] * off[..., 1]).sum(axis=1)
+    moments = w @ np.column_stack([pts[:, 0] ** 2, pts[:, 1] ** 2, pts[:, 0] * pts[:, 1]])
+    sxx = moments[:, 0] - centre[:, 0] ** 2
+    syy = moments[:, 1] - centre[:, 1] ** 2
+    sxy = moments[:, 2] - centre[:, 0] * centre[:, 1]
     angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # each side's principal direction
     r = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     # corner i is where side i - 1 meets side i
@@ -327,6 +328,7 @@ def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.f
 
 
 _PREV = np.array([3, 0, 1, 2])
+_FLIP = np.array([-1.0, 1.0])
 
 
 def _intersect(
@@ -440,7 +442,7 @@ def _card_quad(
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(a, b) / max(a, b) < 0.35 or sides.min() < 10:
         return None
-    refined = _order(_refine(quad, contour.reshape(-1, 2).astype(np.float64)))
+    refined = _refine(quad, contour.reshape(-1, 2).astype(np.float64))  # keeps the order
     if framed or area >= 0.97 * quad_area:  # a clean card: no need to measure the overlap
         return refined, 1.0
     return refined, _overlap(np.asarray(contour, np.int32), refined)
@@ -785,6 +787,10 @@ class Recognizer:
     def __init__(self, profile: Profile | None = None, zones: ZoneLayout | None = None) -> None:
         self.profile = profile if profile is not None else builtin_profile()
         self.zones = zones
+        self._polygons = [
+            (z.id, [(float(x), float(y)) for x, y in z.polygon])
+            for z in (zones.zones if zones else [])
+        ]
         _, ch = canonical_size(self.profile.aspect)
         self._card_h = float(ch)
         self._origin = patch_origin(self.profile.aspect, self.profile.index_box)
@@ -944,8 +950,17 @@ class Recognizer:
         if self.zones is None:
             return None
         cx, cy = corners.mean(axis=0)
-        zone = self.zones.zone_at(float(cx) / width, float(cy) / height)
-        return zone.id if zone is not None else None
+        x, y = float(cx) / width, float(cy) / height
+        for zone_id, polygon in self._polygons:  # the first zone holding it (even-odd rule)
+            inside = False
+            x0, y0 = polygon[-1]
+            for x1, y1 in polygon:
+                if (y1 > y) != (y0 > y) and x < (x0 - x1) * (y - y1) / (y0 - y1) + x1:
+                    inside = not inside
+                x0, y0 = x1, y1
+            if inside:
+                return zone_id
+        return None
 
     def recognize(self, frame: Image) -> FrameRecognition:
         """All card-shaped objects on ``frame`` (BGR, uint8), each read, left unknown or a back."""
