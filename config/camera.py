@@ -1,4 +1,8 @@
-"""Camera configuration: the table's zones as polygons in normalised image coordinates."""
+"""Camera configuration: the per-table switch and settings, and the table's zones as polygons.
+
+Zones are polygons in normalised image coordinates; :class:`CameraConfig` is the ``[camera]``
+part of a table's configuration (whether the camera cross-checks the shoe at all).
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,22 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from controller.errors import ConfigError
 
-__all__ = ["DEFAULT_ZONES", "Zone", "ZoneKind", "ZoneLayout", "load_zones"]
+__all__ = [
+    "DEFAULT_ZONES",
+    "ZONES_DIR",
+    "CameraConfig",
+    "Zone",
+    "ZoneKind",
+    "ZoneLayout",
+    "load_zones",
+    "zones_path",
+]
+
+#: the shipped zone layouts
+ZONES_DIR = Path(__file__).with_name("zones")
 
 #: the shipped layout of a seven-box table, used when no zones file is given
-DEFAULT_ZONES = Path(__file__).with_name("zones") / "default.toml"
+DEFAULT_ZONES = ZONES_DIR / "default.toml"
 
 Point = Annotated[list[Annotated[float, Field(ge=0.0, le=1.0)]], Field(min_length=2, max_length=2)]
 
@@ -92,6 +108,16 @@ class ZoneLayout(BaseModel):
             raise ValueError(f"box numbers repeat ({sorted(boxes)}): expected one zone per box")
         return self
 
+    def positions(self) -> dict[str, str]:
+        """Each zone id with the table position it watches: ``box3`` → ``box 3``, ``dealer``…
+
+        These are the position names of the state machine's deal (``box N``, ``player``,
+        ``dealer``, ``board``); several zones may watch one position.
+        """
+        return {
+            z.id: f"box {z.box}" if z.kind is ZoneKind.BOX else z.kind.value for z in self.zones
+        }
+
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The first zone that contains the normalised point (x, y), or None."""
         for zone in self.zones:
@@ -108,6 +134,35 @@ class ZoneLayout(BaseModel):
             f"no zone {zone_id!r} in layout {self.name!r}: expected one of "
             f"{', '.join(z.id for z in self.zones)}"
         )
+
+
+class CameraConfig(BaseModel):
+    """A table's camera: whether it cross-checks the shoe, and how it is set up.
+
+    ``enabled = false`` switches the camera off for the table: the shoe alone is trusted and
+    nothing the camera sees reaches the state machine (the running table reads
+    ``camera.enabled``). ``source`` is a device index, a video file or a stream URL;
+    ``zones`` and ``profile`` default to the shipped seven-box layout and the built-in
+    profile; a card counts once seen on ``stable_frames`` recognised frames in a row.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = True
+    source: str | int = 0
+    zones: Path | None = None
+    profile: Path | None = None
+    stable_frames: int = Field(default=3, ge=1, le=60)
+
+    def layout(self) -> ZoneLayout:
+        """The table's zone layout, read and validated."""
+        return load_zones(self.zones)
+
+
+def zones_path(name: str) -> Path:
+    """A zones file by shipped name (``default``, ``shared-hand``) or by path."""
+    shipped = ZONES_DIR / f"{name}.toml"
+    return shipped if shipped.is_file() else Path(name)
 
 
 def load_zones(path: Path | str | None = None) -> ZoneLayout:

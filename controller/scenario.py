@@ -17,6 +17,10 @@ in ``docs/scenarios.md``; in short, one statement a line, ``#`` starts a comment
     expect phase idle
     expect line player seat:1 ante win 20         # spot, result, amount paid
     expect net player seat:1 20
+
+The overhead camera takes part through ``at SECONDS camera sees ZONE:CARD ...`` lines (a
+stable view of the felt, checked against the shoe by :mod:`controller.crosscheck`), the
+``zones`` statement and ``option camera on|off``.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from config.camera import ZoneLayout, load_zones, zones_path
+from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import Card, parse_cards
-from controller.errors import TableError
+from controller.crosscheck import CheckResult, CrossCheck
+from controller.errors import ConfigError, TableError
 from controller.events import (
     Action,
     CardDrawn,
@@ -81,6 +88,7 @@ class Step:
     at: float | None  # commands only
     event: Event | None = None
     expect: tuple[str, ...] = ()
+    observation: CameraObservation | None = None  # what the camera sees (``camera sees``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,7 @@ class Scenario:
     shoe: tuple[Card, ...] = ()
     steps: tuple[Step, ...] = ()
     options: dict[str, float | bool] = field(default_factory=dict)
+    zones: str = ""  # the camera's zone layout: a shipped name or a path ("" = by seating)
 
 
 def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
@@ -165,6 +174,36 @@ def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
     raise ScenarioError(f"{where}: unknown command {verb!r}")
 
 
+def _observation(args: list[str], where: str, frame: int) -> CameraObservation:
+    """``ZONE:CARD``, ``ZONE:back`` or ``ZONE:unknown`` words as one stable camera view."""
+    cards: dict[str, set[Card]] = {}
+    counts: dict[str, list[int]] = {}
+    for word in args:
+        zone, colon, what = word.rpartition(":")
+        if not colon or not zone:
+            raise ScenarioError(
+                f"{where}: camera sees ZONE:CARD, ZONE:back or ZONE:unknown; got {word!r}"
+            )
+        cards.setdefault(zone, set())
+        n = counts.setdefault(zone, [0, 0])
+        if what == "back":
+            n[0] += 1
+        elif what == "unknown":
+            n[1] += 1
+        else:
+            try:
+                card = Card.parse(what)
+            except TableError as error:
+                raise ScenarioError(f"{where}: {error}") from None
+            if any(card in seen for seen in cards.values()):
+                raise ScenarioError(f"{where}: the camera sees {card} twice")
+            cards[zone].add(card)
+    zones = tuple(
+        ZoneObservation(z, frozenset(cards[z]), counts[z][0], counts[z][1]) for z in sorted(cards)
+    )
+    return CameraObservation(frame, float(frame), zones)
+
+
 def _words(line: str) -> list[str]:
     """Split a line on spaces; double quotes group words ("box 2"); ``#`` starts a comment.
 
@@ -184,6 +223,7 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
     shoe: list[Card] = []
     steps: list[Step] = []
     options: dict[str, float | bool] = {}
+    zones = ""
     for number, raw in enumerate(text.splitlines(), 1):
         where = f"{source}:{number}"
         try:
@@ -207,13 +247,24 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
                 raise ScenarioError(f"{where}: balance takes SEAT AMOUNT")
             balances[rest[0]] = Fraction(rest[1])
         elif head == "option":
-            known = ("betting_seconds", "decision_seconds", "confirm_payments")
+            known = ("betting_seconds", "decision_seconds", "confirm_payments", "camera")
             if len(rest) != 2 or rest[0] not in known:
                 raise ScenarioError(
-                    f"{where}: option takes betting_seconds N, decision_seconds N or "
-                    "confirm_payments yes|no"
+                    f"{where}: option takes betting_seconds N, decision_seconds N, "
+                    "confirm_payments yes|no or camera on|off"
                 )
-            options[rest[0]] = rest[1] == "yes" if rest[0] == "confirm_payments" else float(rest[1])
+            if rest[0] == "camera":
+                if rest[1] not in ("on", "off"):
+                    raise ScenarioError(f"{where}: option camera takes on or off, not {rest[1]!r}")
+                options["camera"] = rest[1] == "on"
+            elif rest[0] == "confirm_payments":
+                options[rest[0]] = rest[1] == "yes"
+            else:
+                options[rest[0]] = float(rest[1])
+        elif head == "zones":
+            if len(rest) != 1:
+                raise ScenarioError(f"{where}: zones takes NAME (default, shared-hand) or a path")
+            zones = rest[0]
         elif head == "shoe":
             try:
                 shoe += parse_cards(" ".join(rest))
@@ -226,6 +277,13 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
                 at = float(rest[0])
             except ValueError:
                 raise ScenarioError(f"{where}: {rest[0]!r} is not a time in seconds") from None
+            if rest[2] == "sees":
+                if rest[1] != "camera":
+                    raise ScenarioError(f"{where}: only the camera sees: 'at T camera sees ...'")
+                frame = sum(1 for s in steps if s.observation is not None) + 1
+                view = _observation(rest[3:], where, frame)
+                steps.append(Step(number, at, observation=view))
+                continue
             steps.append(Step(number, at, _event(rest[1], rest[2], rest[3:], where)))
         elif head == "expect":
             if not rest:
@@ -236,8 +294,9 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
     if table is None:
         raise ScenarioError(f"{source}: no 'table' line")
     return Scenario(
-        *table, balances=balances, shoe=tuple(shoe), steps=tuple(steps), options=options
-    )
+        *table, balances=balances, shoe=tuple(shoe), steps=tuple(steps), options=options,
+        zones=zones,
+    )  # fmt: skip
 
 
 @dataclass
@@ -250,14 +309,43 @@ class Run:
     actions: list[Action] = field(default_factory=list)
     log: list[tuple[Event, float]] = field(default_factory=list)
     last: list[Action] = field(default_factory=list)  # what the last command produced
+    camera: CrossCheck = field(default_factory=CrossCheck)
+    seen: CameraObservation | None = None  # the camera's latest stable view
+    checked: CheckResult = field(default_factory=CheckResult)  # its latest cross-check
 
     def apply(self, event: Event, now: float) -> list[Action]:
-        """Handle one event, then draw from the stacked shoe while cards are due."""
+        """Handle one event, then draw from the stacked shoe while cards are due.
+
+        When the event takes the table out of a halt, the camera's latest view is checked
+        again (findings held back during the halt are reported then).
+        """
         self.now = now
-        out = self._one(event)
+        halted = self.state.phase is Phase.HALTED
+        out = self._one(event) + self._draw()
+        if halted and self.state.phase is not Phase.HALTED and self.seen is not None:
+            out += self._check()
+        self.last = out
+        return out
+
+    def observe(self, observation: CameraObservation, now: float) -> list[Action]:
+        """A new stable view from the camera: cross-check it and submit what it finds."""
+        self.now = now
+        self.seen = observation
+        self.last = self._check()
+        return self.last
+
+    def _check(self) -> list[Action]:
+        assert self.seen is not None
+        self.camera, self.checked = self.camera.check(self.state, self.seen, self.now)
+        out: list[Action] = []
+        for event in self.checked.events:
+            out += self._one(event) + self._draw()
+        return out
+
+    def _draw(self) -> list[Action]:
+        out: list[Action] = []
         while self.state.phase is Phase.DEALING and self.shoe:
             out += self._one(CardDrawn(actor="shoe", card=self.shoe.pop(0)))
-        self.last = out
         return out
 
     def _one(self, event: Event) -> list[Action]:
@@ -332,6 +420,14 @@ def _check(run: Run, step: Step, source: str) -> None:
             held = " ".join(c.code for c in cards)
             if held != wanted:
                 raise fail(f"{position} holding {wanted}", held or "no cards")
+        case "camera":
+            checked = run.checked
+            details = [d.detail for d in checked.discrepancies] + list(checked.notes)
+            if args == ["confirms"]:
+                if details:
+                    raise fail("the camera to confirm the table", details)
+            elif not any(" ".join(args) in t for t in details):
+                raise fail(f"the camera to find {' '.join(args)!r}", details or "nothing")
         case "outcome":
             ended = [a.data for a in recent if a.kind == "round_ended"]
             wanted = " ".join(args)
@@ -352,13 +448,37 @@ def run_scenario(scenario: Scenario, game: Game, source: str = "scenario") -> Ru
         balances=scenario.balances or None,
     )  # fmt: skip
     run = Run(new_table(config), list(scenario.shoe))
+    if scenario.zones or any(step.observation is not None for step in scenario.steps):
+        layout = _layout(scenario, source)
+        run.camera = CrossCheck(layout.positions(), enabled=bool(scenario.options.get("camera", 1)))
     for step in scenario.steps:
-        if step.event is not None:
+        if step.event is not None or step.observation is not None:
             assert step.at is not None
             at = T0 + step.at
             if at < run.now:
                 raise ScenarioError(f"{source}:{step.line}: time {step.at} is before the last step")
-            run.apply(step.event, at)
+            if step.event is not None:
+                run.apply(step.event, at)
+            else:
+                assert step.observation is not None
+                run.observe(step.observation, at)
         else:
             _check(run, step, source)
     return run
+
+
+def _layout(scenario: Scenario, source: str) -> ZoneLayout:
+    """The camera's zone layout for a scenario: named, or the shipped one for its seating."""
+    name = scenario.zones or ("shared-hand" if scenario.seating is Seating.SHARED else "default")
+    try:
+        layout = load_zones(zones_path(name))
+    except ConfigError as error:
+        raise ScenarioError(f"{source}: {error}") from None
+    watched = set(layout.positions().values())
+    unwatched = [hand for hand in scenario.hands if hand not in watched]
+    if unwatched:
+        raise ScenarioError(
+            f"{source}: the zones {layout.name!r} watch no {', '.join(unwatched)}: expected a "
+            "zone for every player hand"
+        )
+    return layout

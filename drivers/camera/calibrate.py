@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from controller.cards import Card, Rank, Suit
 from controller.errors import CalibrationError, InvalidCard
 from drivers.camera.classifier import GlyphClassifier
-from drivers.camera.glyphs import IndexGlyphs, split_index
+from drivers.camera.glyphs import PIP_BOX, IndexGlyphs, pip_count, read_pips, split_index
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import Profile
 from drivers.camera.recognizer import (
@@ -23,6 +23,8 @@ from drivers.camera.recognizer import (
     find_quads,
     index_patches,
     patch_origin,
+    pip_patch,
+    refine_quads,
 )
 
 __all__ = [
@@ -61,7 +63,7 @@ def _largest_quad(sample: Sample) -> NDArray[np.float64]:
         a, b = q[2] - q[0], q[3] - q[1]
         return abs(float(a[0] * b[1] - a[1] * b[0]))
 
-    return max(quads, key=area)
+    return refine_quads(sample.image, [max(quads, key=area)])[0]
 
 
 def _aspect(quad: NDArray[np.float64]) -> float:
@@ -87,7 +89,11 @@ def _index_pair(glyphs: list[IndexGlyphs | None]) -> list[int]:
 def augment_patch(patch: Image, rng: np.random.Generator) -> Image:
     """A degraded copy of a rectified index patch, as a table camera may see the same corner.
 
-    Lower resolution, misregistration, blur, noise and another exposure.
+    The corner is taken down to a camera's resolution (down to a third of the canonical
+    card's, and foreshortened along one axis as an oblique view does, up to 45 degrees),
+    blurred by the lens, given sensor noise, JPEG compression and another exposure (a glare
+    lifts the ink towards the paper), then brought back to the canonical size as the
+    recognizer's rectification does, with the misregistration of an imperfect outline.
     """
     h, w = patch.shape[:2]
     angle = rng.uniform(-3, 3)
@@ -95,17 +101,27 @@ def augment_patch(patch: Image, rng: np.random.Generator) -> Image:
     m = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale), np.float64)
     m[:, 2] += rng.uniform(-2, 2, 2)
     out = cv2.warpAffine(patch, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    f = rng.uniform(0.4, 1.0)
-    small = cv2.resize(
-        out, (max(2, round(w * f)), max(2, round(h * f))), interpolation=cv2.INTER_AREA
-    )
-    img = np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
-    if rng.random() < 0.5:
-        img = np.asarray(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0)), np.float32)
+    f = rng.uniform(0.35, 1.0)
+    fx, fy = f, f
+    if rng.random() < 0.5:  # an oblique view foreshortens one direction of the card
+        squeeze = rng.uniform(0.7, 1.0)
+        fx, fy = (f * squeeze, f) if rng.random() < 0.5 else (f, f * squeeze)
+    sw, sh = max(2, round(w * fx)), max(2, round(h * fy))
+    small = np.asarray(cv2.resize(out, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
+    if rng.random() < 0.6:  # the lens, at the camera's resolution
+        small = np.asarray(cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.1)), np.float32)
     gain = rng.uniform(0.6, 1.1) * rng.uniform(0.92, 1.08, 3)
-    shifted = img * gain[None, None, :] + rng.uniform(-15, 15)
-    shifted += rng.normal(0, rng.uniform(0, 7), img.shape)
-    return np.clip(shifted, 0, 255).astype(np.uint8)
+    lift = rng.uniform(0, 70) if rng.random() < 0.3 else 0.0  # a glare over the corner
+    small = np.asarray(small * gain[None, None, :] + rng.uniform(-15, 15) + lift, np.float32)
+    small += rng.normal(0, rng.uniform(0, 8), small.shape).astype(np.float32)
+    small8 = np.clip(small, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(
+            ".jpg", small8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))]
+        )
+        if ok:
+            small8 = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return np.asarray(cv2.resize(small8, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 def calibrate(
@@ -138,6 +154,8 @@ def calibrate(
     suits: list[NDArray[np.float32]] = []
     suit_labels: list[int] = []
     redness: dict[bool, list[float]] = {True: [], False: []}
+    pips: list[NDArray[np.float32]] = []
+    pip_labels: list[int] = []
     for sample, quad in zip(samples, quads, strict=True):
         patches = index_patches(sample.image, quad, aspect, index_box)
         glyphs = [split_index(p, card_h, origin) for p in patches]
@@ -162,6 +180,17 @@ def calibrate(
             suit_labels.append(int(sample.card.suit))
         red = sample.card.suit in (Suit.HEARTS, Suit.DIAMONDS)
         redness[red].extend(g.redness for i in chosen if (g := glyphs[i]) is not None)
+        expected = pip_count(int(sample.card.rank))
+        if expected:  # the pips of an ace to a ten, as the table camera may see them
+            suit_h = float(np.median([g.suit_box[3] for g in views[: len(chosen)] if g]))
+            middle = pip_patch(sample.image, quad, aspect, chosen[0] % 2)
+            top = -round(PIP_BOX[1] * card_h)
+            for n in range(1 + augment // 3):
+                view = middle if n == 0 else augment_patch(middle, rng)
+                found = read_pips(view, card_h, suit_h, top)
+                if found is not None and found.count == expected:
+                    pips.extend(found.vectors)
+                    pip_labels.extend([int(sample.card.suit)] * len(found.vectors))
     missing = [Rank(r).char for r in sorted(set(range(13)) - set(rank_labels))]
     missing += [Suit(s).char for s in sorted(set(range(4)) - set(suit_labels))]
     if missing:
@@ -185,6 +214,11 @@ def calibrate(
         aspect=aspect,
         index_box=index_box,
         red_threshold=red_threshold,
+        pip=(
+            GlyphClassifier.fit(np.stack(pips), np.array(pip_labels, np.int16))
+            if len(set(pip_labels)) == 4
+            else None
+        ),
     )
 
 

@@ -92,6 +92,28 @@ class GlyphClassifier:
         similarity = min(float(self.means[a] @ v) for v in vecs) if vecs else 0.0
         return Verdict(int(self.labels[a]), int(self.labels[b]), margin, similarity)
 
+    def verdict(
+        self,
+        scores: NDArray[np.float32],
+        views: NDArray[np.float32],
+        keep: NDArray[np.bool_] | None = None,
+    ) -> Verdict:
+        """:meth:`decide` for scores already summed over ``views`` (n, D), the contest
+        restricted to the classes where ``keep`` is true (a mask over :attr:`labels`)."""
+        if keep is not None:
+            scores = np.where(keep, scores, -np.inf)
+        order = np.argpartition(scores, -2)[-2:] if len(scores) > 2 else np.argsort(scores)
+        a, b = (int(order[-1]), int(order[-2])) if len(order) > 1 else (int(order[-1]),) * 2
+        if scores[b] > scores[a]:
+            a, b = b, a
+        n = max(1, len(views))
+        if not np.isfinite(scores[b]) or b == a:
+            margin, b = 1.0, a
+        else:
+            margin = float(scores[a] - scores[b]) / (n * float(self.half_gap[a, b]))
+        similarity = float((views @ self.means[a]).min()) if len(views) else 0.0
+        return Verdict(int(self.labels[a]), int(self.labels[b]), margin, similarity)
+
     def arrays(self, prefix: str) -> dict[str, NDArray[np.generic]]:
         """The arrays to store, keys prefixed."""
         return {

@@ -8,7 +8,107 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["RANK_SIZE", "SUIT_SIZE", "IndexGlyphs", "glyph_vector", "split_index"]
+__all__ = [
+    "PIP_BOX",
+    "RANK_SIZE",
+    "SUIT_SIZE",
+    "IndexGlyphs",
+    "Pips",
+    "glyph_vector",
+    "pip_count",
+    "read_pips",
+    "split_index",
+]
+
+#: the middle of a card where its pips lie (fractions of width and height), clear of the
+#: index columns
+PIP_BOX = (0.17, 0.08, 0.83, 0.92)
+
+
+def pip_count(rank: int) -> int:
+    """How many pips a card of ``rank`` (``Rank`` value) shows: 1 for the ace, the rank's
+    number for two to ten, 0 for court cards (which show a figure instead).
+
+    >>> pip_count(0), pip_count(8), pip_count(9), pip_count(12)
+    (2, 10, 0, 1)
+    """
+    if rank == 12:
+        return 1
+    return rank + 2 if rank <= 8 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pips:
+    """The suit symbols in the middle of a card: how many, one unit vector for each pip
+    off the card's middle row (turned upright), their median height in patch pixels, and
+    the ink's redness."""
+
+    count: int
+    vectors: list[Vector]
+    height: float
+    redness: float
+
+
+def read_pips(patch: Image, card_height: float, suit_height: float, top: float) -> Pips | None:
+    """The pips of a rectified middle-of-card patch (BGR, :data:`PIP_BOX`); None if none.
+
+    Pips are dark components, not touching the patch's border, at least about as tall as
+    the index's suit symbol (``suit_height``) and at most four times as tall, roughly as
+    wide as tall. A pip whose centre lies below the card's middle is printed upside down
+    (``top`` is the card's top edge in patch rows) and is turned upright before it is
+    described, so that it compares with the index's suit symbols. A pip on the middle row
+    (an ace's, the middle one of a three) is counted but not described: the card's two ends
+    look alike, so which way up it is printed cannot be told.
+    """
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    dark, light, _, _ = cv2.minMaxLoc(gray)
+    if light - dark < 40:
+        return None
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(ink)
+    paper = cv2.mean(gray, paper_mask)[0]
+    if paper - dark < 40:
+        return None
+    _, labels, raw, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats = np.asarray(raw, np.int32)[1:]
+    ph, pw = ink.shape
+    xs, ys, ws, hs, areas = (stats[:, i] for i in range(5))
+    keep = (
+        (xs > 0)
+        & (ys > 0)
+        & (xs + ws < pw)
+        & (ys + hs < ph)
+        & (hs >= 0.85 * suit_height)
+        & (hs <= 4.0 * suit_height)
+        & (ws >= 0.5 * hs)
+        & (ws <= 1.5 * hs)
+        & (areas >= 0.3 * ws * hs)
+    )
+    found = np.flatnonzero(keep)
+    if found.size == 0:
+        return None
+    level = max(paper - dark, 1.0)
+    middle = top + card_height / 2
+    vectors = []
+    colour = np.zeros(3)
+    weight = 0
+    for i in found:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        off = y + h / 2 - middle
+        if abs(off) > 0.05 * card_height:
+            roi = gray[y : y + h, x : x + w].astype(np.float32)
+            glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+            if off > 0:  # below the middle: printed upside down
+                glyph = glyph[::-1, ::-1]
+            vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
+        mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
+        n = cv2.countNonZero(mine)
+        colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n
+        weight += n
+    rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
+    redness = float(rel[2] - max(rel[0], rel[1]))
+    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness)
+
 
 Image = NDArray[np.uint8]
 Vector = NDArray[np.float32]
@@ -38,41 +138,14 @@ def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     small = cv2.resize(ink, (nw, nh), interpolation=interp)
     x0, y0 = (tw - nw) // 2, (th - nh) // 2
-    canvas = cv2.copyMakeBorder(
-        small, y0, th - nh - y0, x0, tw - nw - x0, cv2.BORDER_CONSTANT, value=0.0
-    )
+    canvas = np.zeros((th, tw), np.float32)
+    canvas[y0 : y0 + nh, x0 : x0 + nw] = small
     mean, std = cv2.meanStdDev(canvas)
     scale = float(std[0, 0]) * (tw * th) ** 0.5
-    out: Vector = ((canvas - float(mean[0, 0])) / max(scale, 1e-6)).reshape(-1)
+    canvas -= float(mean[0, 0])
+    canvas *= 1.0 / max(scale, 1e-6)
+    out: Vector = canvas.reshape(-1)
     return out
-
-
-Stats = list[list[int]]  # per component: x, y, width, height, area
-
-
-def _groups(stats: Stats, keep: list[int]) -> list[list[int]]:
-    """Components grouped by overlapping rows, top to bottom."""
-    order = sorted(keep, key=lambda i: stats[i][1])
-    groups: list[list[int]] = []
-    bottom = -1
-    for i in order:
-        top, h = stats[i][1], stats[i][3]
-        if groups and top < bottom - 1:
-            groups[-1].append(i)
-            bottom = max(bottom, top + h)
-        else:
-            groups.append([i])
-            bottom = top + h
-    return groups
-
-
-def _box(stats: Stats, group: list[int]) -> tuple[int, int, int, int]:
-    rows = [stats[i] for i in group]
-    x0 = min(r[0] for r in rows)
-    y0 = min(r[1] for r in rows)
-    x1 = max(r[0] + r[2] for r in rows)
-    y1 = max(r[1] + r[3] for r in rows)
-    return x0, y0, x1 - x0, y1 - y0
 
 
 def split_index(
@@ -106,44 +179,64 @@ def split_index(
     if paper - dark < 40:
         return None
     _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    stats = np.asarray(raw_stats, dtype=np.int32)
     ph, pw = ink.shape
     min_area = max(4, int(0.0004 * card_height * card_height))
     sliver = max(2, round(0.02 * card_height))
     cut = max(2, round(0.012 * card_height))
     edge_x, edge_y = ox + cut, oy + cut  # the first column and row after the blanked strips
-    xs, ys, ws, hs, areas = (stats[1:, i] for i in range(5))
-    drop = (areas < min_area) | (xs == 0) | (ys == 0) | (xs + ws >= pw) | (ys + hs >= ph)
-    if ox > 0:  # a sliver of table along the left edge, or in the rounded corner
-        drop |= (xs <= edge_x) & ((ws <= sliver) | (ys <= edge_y))
-    if oy > 0:  # a sliver of table along the top edge
-        drop |= (ys <= edge_y) & (hs <= sliver)
-    keep = (np.flatnonzero(~drop) + 1).tolist()
-    if not keep:
+    # components that may be glyphs: big enough, clear of the patch's border, no sliver of
+    # table along the card's left edge, in its rounded corner, or along its top edge
+    rows: list[tuple[int, int, int, int, int]] = []
+    for label, (x, y, w, h, area) in enumerate(raw_stats.tolist()[1:], 1):
+        if area < min_area or x == 0 or y == 0 or x + w >= pw or y + h >= ph:
+            continue
+        if ox > 0 and x <= edge_x and (w <= sliver or y <= edge_y):
+            continue
+        if oy > 0 and y <= edge_y and h <= sliver:
+            continue
+        rows.append((y, x, w, h, label))
+    if not rows:
         return None
-    table: Stats = stats.tolist()
-    groups = _groups(table, keep)
+    rows.sort()
+    # components grouped by overlapping rows, top to bottom: their boxes and labels
+    boxes: list[list[int]] = []  # x0, y0, x1, y1
+    members: list[list[int]] = []
+    bottom = -1
+    for y, x, w, h, label in rows:
+        if boxes and y < bottom - 1:
+            box = boxes[-1]
+            box[0], box[1] = min(box[0], x), min(box[1], y)
+            box[2], box[3] = max(box[2], x + w), max(box[3], y + h)
+            members[-1].append(label)
+            bottom = max(bottom, y + h)
+        else:
+            boxes.append([x, y, x + w, y + h])
+            members.append([label])
+            bottom = y + h
     lo, hi = 0.035 * card_height, 0.15 * card_height
-    groups = [g for g in groups if _box(table, g)[3] >= 0.3 * lo]
-    if len(groups) == 1:
-        x, y, w, h = _box(table, groups[0])
+    kept = [i for i, bx in enumerate(boxes) if bx[3] - bx[1] >= 0.3 * lo]
+    if len(kept) == 1:
+        x0, y0, x1, y1 = boxes[kept[0]]
+        x, y, w, h = x0, y0, x1 - x0, y1 - y0
         if not 1.6 * lo <= h <= 2.6 * hi:
             return None
-        member = np.isin(labels[y : y + h, x : x + w], groups[0])
-        rows = member.sum(axis=1)
+        member = np.isin(labels[y : y + h, x : x + w], members[kept[0]])
+        counts = member.sum(axis=1)
         a, b = int(0.3 * h), max(int(0.7 * h), int(0.3 * h) + 1)
-        cut = a + int(np.argmin(rows[a:b]))
-        if rows[cut] > 1:
+        split = a + int(np.argmin(counts[a:b]))
+        if counts[split] > 1:
             return None
-        rank_box = (x, y, w, cut)
-        suit_rows = np.flatnonzero(rows[cut + 1 :]) + cut + 1
+        rank_box = (x, y, w, split)
+        suit_rows = np.flatnonzero(counts[split + 1 :]) + split + 1
         if suit_rows.size == 0:
             return None
         suit_box = (x, y + int(suit_rows[0]), w, int(suit_rows[-1] - suit_rows[0] + 1))
         rank_box = _tighten(member, rank_box, x, y)
         suit_box = _tighten(member, suit_box, x, y)
-    elif len(groups) >= 2:
-        rank_box, suit_box = _box(table, groups[0]), _box(table, groups[1])
+    elif len(kept) >= 2:
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[kept[0]], boxes[kept[1]]
+        rank_box = (ax0, ay0, ax1 - ax0, ay1 - ay0)
+        suit_box = (bx0, by0, bx1 - bx0, by1 - by0)
     else:
         return None
     for _, _, w, h in (rank_box, suit_box):
@@ -155,7 +248,9 @@ def split_index(
     weight = 0
     for (x, y, w, h), size in ((rank_box, RANK_SIZE), (suit_box, SUIT_SIZE)):
         roi = gray[y : y + h, x : x + w].astype(np.float32)
-        vectors.append(glyph_vector(np.clip((paper - roi) / level, 0.0, 1.0), size))
+        glyph = (paper - roi) * (1.0 / level)
+        np.clip(glyph, 0.0, 1.0, out=glyph)
+        vectors.append(glyph_vector(glyph, size))
         roi_ink = ink[y : y + h, x : x + w]
         count = cv2.countNonZero(roi_ink)
         colour += np.array(cv2.mean(patch[y : y + h, x : x + w], roi_ink)[:3]) * count

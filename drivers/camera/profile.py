@@ -31,11 +31,12 @@ _KINDS = (("rank", RANK_SIZE, 13), ("suit", SUIT_SIZE, 4))
 class Profile:
     """One deck design: rank and suit glyph classifiers, card geometry, acceptance thresholds.
 
-    A corner read is accepted only when both glyphs' normalised margins (see
-    :class:`~drivers.camera.classifier.Verdict`) reach ``min_margin``, both glyphs correlate
-    with their class's mean glyph by at least ``min_similarity``, and the ink colour agrees
-    with the suit (red at ``red_threshold`` or more, black at half of it or less); otherwise
-    the card is reported as unknown.
+    A card read from its two index corners is accepted when both glyphs' normalised margins
+    (see :class:`~drivers.camera.classifier.Verdict`) reach ``min_margin`` (more on small
+    cards, see :func:`drivers.camera.recognizer.needed_margins`), both glyphs correlate with
+    their class's mean glyph by at least ``min_similarity``, and the ink colour agrees with
+    the suit (red at ``red_threshold`` or more, black at half of it or less); otherwise the
+    card is reported as unknown. ``pip``, when calibrated, scores the pips of aces to tens.
     """
 
     name: str
@@ -44,13 +45,16 @@ class Profile:
     suit: GlyphClassifier
     aspect: float = 63.0 / 88.0  # card width / height
     index_box: tuple[float, float, float, float] = (-0.03, -0.02, 0.25, 0.31)
-    min_margin: float = 0.45
+    min_margin: float = 0.3
     min_similarity: float = 0.45
     red_threshold: float = 0.15
+    pip: GlyphClassifier | None = None  # the suit from the pips of aces to tens, if calibrated
 
     def __post_init__(self) -> None:
-        for kind, size, most in _KINDS:
-            clf: GlyphClassifier = getattr(self, kind)
+        for kind, size, most in (*_KINDS, ("pip", SUIT_SIZE, 4)):
+            clf: GlyphClassifier | None = getattr(self, kind)
+            if clf is None:
+                continue
             c, d = clf.weights.shape
             labels = clf.labels
             if (
@@ -94,6 +98,8 @@ class Profile:
         """Write the profile as a compressed .npz file (arrays plus metadata as JSON)."""
         target = Path(path)
         arrays = {**self.rank.arrays("rank"), **self.suit.arrays("suit")}
+        if self.pip is not None:
+            arrays.update(self.pip.arrays("pip"))
         try:
             with target.open("wb") as out:
                 arrays["meta"] = np.array(json.dumps(self.metadata()))
@@ -136,6 +142,7 @@ def load_profile(path: Path | str) -> Profile:
     try:
         rank = GlyphClassifier.from_arrays(arrays, "rank")
         suit = GlyphClassifier.from_arrays(arrays, "suit")
+        pip = GlyphClassifier.from_arrays(arrays, "pip") if "pip_labels" in arrays else None
         box = tuple(float(v) for v in meta["index_box"])
         if len(box) != 4:
             raise ValueError(f"index_box {box}")
@@ -149,6 +156,7 @@ def load_profile(path: Path | str) -> Profile:
             min_margin=float(meta["min_margin"]),
             min_similarity=float(meta["min_similarity"]),
             red_threshold=float(meta["red_threshold"]),
+            pip=pip,
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ProfileError(f"profile {source}: missing or bad field ({error})") from None

@@ -29,7 +29,7 @@ def render_deck(style: FaceStyle, *, card_px: int = 150, seed: int = 0) -> list[
     return samples
 
 
-def make_builtin_profile(augment: int = 6) -> Profile:
+def make_builtin_profile(augment: int = 24) -> Profile:
     """Classifiers from every trained font at three stroke weights, each corner degraded."""
     samples: list[Sample] = []
     for font in TRAINED_FONTS:

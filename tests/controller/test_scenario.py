@@ -20,6 +20,8 @@ def test_there_is_a_scenario_for_every_irregularity_path() -> None:
         "bet-after-no-more-bets",
     ):  # fmt: skip
         assert f"irregularity-{path}" in names
+    for path in ("wrong-card", "dealer-exposed", "wrong-box", "wrong-box-face-down", "off"):
+        assert f"camera-{path}" in names
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])

@@ -7,7 +7,14 @@ import pytest
 
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
-from drivers.camera.recognizer import MIN_CARD_SIDE, Recognizer, Status
+from drivers.camera.recognizer import (
+    MIN_CARD_SIDE,
+    MIN_SUIT_SIDE,
+    Recognizer,
+    Status,
+    effective_size,
+    needed_margins,
+)
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.render import FaceStyle
 from simulators.camera.scene import (
@@ -89,7 +96,7 @@ def test_corners_follow_the_card(recognizer: Recognizer) -> None:
     error = min(
         max(math.dist(det.corners[(i + k) % 4], truth[i]) for i in range(4)) for k in range(4)
     )
-    assert error < 3.0
+    assert error < 1.0  # the corners are measured on the full-resolution frame
 
 
 def test_rendered_accuracy_fast_form() -> None:
@@ -99,6 +106,78 @@ def test_rendered_accuracy_fast_form() -> None:
     assert report.wrong == 0, report.wrong_examples
     assert report.accuracy >= 0.93, report.summary()
     assert report.phantoms == 0
+
+
+def test_cards_in_a_glare_on_dark_felt_are_found_apart_from_it(recognizer: Recognizer) -> None:
+    # a strong glare makes black felt as bright and colourless as paper around the cards
+    options = SceneOptions(felt=FELTS["black"], glare=0.8, gradient=0.4, card_width=0.08)
+    cards = STANDARD_52.shuffled(random.Random(4))[:8]
+    read = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        placements = [
+            CardPlacement(c, 0.2 + 0.2 * (i % 4), 0.3 + 0.38 * (i // 4), rng.uniform(0, 360))
+            for i, c in enumerate(cards)
+        ]
+        frame = render_scene(placements, options, seed=seed)
+        result = recognizer.recognize(frame.image)
+        assert {d.card for d in result.cards} <= set(cards)
+        assert len(result.detections) <= len(cards)  # no glare reported as a card
+        read += len(result.cards)
+    assert read >= 30
+
+
+def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> None:
+    rank, suit = needed_margins(0.3, 120.0)
+    assert rank == suit == 0.3
+    rank, suit = needed_margins(0.3, 70.0)
+    assert suit > 1.5 * rank > 0.45
+    assert needed_margins(0.3, MIN_SUIT_SIDE - 1)[1] == math.inf
+    # an oblique view: the foreshortened direction counts
+    quad = np.array([[0, 0], [80, 0], [80, 90], [0, 90]], np.float64)
+    assert effective_size(quad, 240 / 336) == pytest.approx(90 * 240 / 336)
+
+
+def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> None:
+    # cards about 60 pixels wide: their index suit symbols are too small to tell clubs from
+    # spades, but the pips (larger, several) settle the suit
+    options = SceneOptions(width=640, height=360, card_width=0.095)
+    cards = [Card.parse(c) for c in ("4C", "8S", "6C", "2S", "QC", "QS")]
+    placements = [
+        CardPlacement(c, 0.12 + 0.155 * i, 0.5, 8.0 * i - 20) for i, c in enumerate(cards)
+    ]
+    result = recognizer.recognize(render_scene(placements, options, seed=2).image)
+    read = {d.card for d in result.cards}
+    assert read <= set(cards)
+    assert len(read & {Card.parse(c) for c in ("4C", "8S", "6C", "2S")}) >= 3
+    assert not read & {Card.parse("QC"), Card.parse("QS")}  # court cards have no pips
+
+
+@pytest.mark.full
+def test_small_tilted_cards_are_never_read_wrong() -> None:
+    # beyond the accuracy mix: cards 45-75 pixels wide before an oblique view of up to 45
+    # degrees, under every augmentation; the recognizer may refuse them, never misread them
+    from dataclasses import replace
+
+    from simulators.camera.accuracy import match_truth
+    from simulators.camera.scene import grid_capacity, scatter_cards
+
+    recognizer = Recognizer()
+    cards = 0
+    for seed in range(300, 316):
+        rng = random.Random(seed)
+        for i in range(40):
+            options = random_options(rng)
+            tilt = rng.choice([rng.uniform(25, 45), rng.uniform(0, 45)])
+            options = replace(options, tilt_deg=tilt, card_width=rng.uniform(0.045, 0.075))
+            dealt = STANDARD_52.shuffled(rng)[: min(24, grid_capacity(options))]
+            placements = scatter_cards(dealt, rng, options=options)
+            frame = render_scene(placements, options, seed=seed * 1000 + i)
+            for det in recognizer.recognize(frame.image).cards:
+                truth, distance = match_truth(frame.cards, det.centre)
+                assert truth is not None and distance < 0.35 and det.card == truth.card
+            cards += len(dealt)
+    assert cards > 15_000
 
 
 @pytest.mark.full
@@ -121,10 +200,11 @@ def test_rendered_accuracy_ten_thousand_cards() -> None:
     print(total.summary())
     print(total.conditions())
     assert total.wrong == 0, total.wrong_examples[:20]
-    # The target is 99.5 %; on this deliberately harsh mix (a third of the frames at
-    # 25-45 degrees, blur, glare, JPEG) the recognizer reads 97.7 % and refuses the rest as
-    # unknown (overhead frames: 99.0 %). This guards against regressions.
-    assert total.accuracy >= 0.97, total.summary()
+    # The target is 99.5 %. The recognizer reads 98.8 % of this mix and refuses the
+    # rest: mostly cards under 64 pixels (effective width) whose suit symbols cannot tell
+    # clubs from spades safely, court cards there having no pips to settle it (docs/camera.md).
+    # This guards against regressions.
+    assert total.accuracy >= 0.985, total.summary()
 
 
 def test_random_options_are_deterministic() -> None:
@@ -152,4 +232,6 @@ def test_overlapping_box_cards_are_read_from_their_corners_or_counted_unknown(
         assert len(seen) + result.unknown >= len(truth) - 1  # nothing silently vanishes
         read += len(seen)
         total += len(truth)
-    assert read >= 0.5 * total
+    # a covered card shows one index corner: one witness, held to twice the margin, and at
+    # this size (cards 72 pixels wide) its suit symbol is small: most are left unknown
+    assert read >= 0.3 * total
