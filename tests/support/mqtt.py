@@ -75,6 +75,7 @@ class Probe:
         self._connacks: list[ReasonCode] = []
         self._subacks: dict[int, list[int]] = {}
         self._filters: dict[str, int] = {}
+        self._resubscribing: int | None = None  # the mid of a resubscription awaiting its SUBACK
         self.disconnects = 0
         self.session_present: list[bool] = []
         self.client.on_connect = self._on_connect
@@ -91,9 +92,17 @@ class Probe:
             self._connacks.append(rc)
             self.session_present.append(bool(flags.session_present))
             again = list(self._filters.items()) if not rc.is_failure else []
+            again = again if len(self._connacks) > 1 and not flags.session_present else []
+            if again:
+                self._resubscribing = -1  # until the SUBACK: a publish now could be missed
             self._cond.notify_all()
-        if again and len(self._connacks) > 1 and not flags.session_present:
-            client.subscribe(again)
+        if again:
+            _result, mid = client.subscribe(again)
+            with self._cond:
+                if self._resubscribing == -1:
+                    self._resubscribing = mid
+                elif mid in self._subacks:  # the SUBACK beat us here
+                    self._resubscribing = None
 
     def _on_disconnect(self, *_args: Any) -> None:
         with self._cond:
@@ -112,6 +121,8 @@ class Probe:
     ) -> None:
         with self._cond:
             self._subacks[mid] = [int(code.value) for code in codes]
+            if self._resubscribing == mid:
+                self._resubscribing = None
             self._cond.notify_all()
 
     # -- waiting
@@ -142,8 +153,16 @@ class Probe:
             return sum(1 for rc in self._connacks if not rc.is_failure)
 
     def wait_connects(self, count: int, timeout: float = WAIT) -> None:
-        """Wait until ``count`` accepted CONNACKs arrived (reconnects included)."""
-        self._wait(lambda: self.connects >= count, f"not connected {count} times", timeout)
+        """Wait until ``count`` accepted CONNACKs arrived (reconnects included).
+
+        After a reconnect it also waits for the SUBACK of the resubscription, so a message
+        published next is one the broker routes to this client.
+        """
+        self._wait(
+            lambda: self.connects >= count and self._resubscribing is None,
+            f"not connected {count} times (and subscribed again)",
+            timeout,
+        )
 
     def subscribe(self, *filters: str, qos: int = 1, timeout: float = WAIT) -> list[int]:
         """Subscribe and return the SUBACK codes (0-2 granted QoS, 0x80 refused)."""
