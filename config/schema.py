@@ -11,7 +11,7 @@ import tomllib
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -32,13 +32,25 @@ __all__ = [
     "GAMES_DIR",
     "ConfigError",
     "GameFile",
+    "exact_fraction",
     "game_from_text",
     "load_game",
     "load_game_file",
     "parse_game_text",
+    "parse_toml",
+    "read_toml",
 ]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
+
+
+def exact_fraction(value: object) -> object:
+    """A number from TOML as an exact :class:`Fraction` (floats such as 0.5 through their text).
+
+    >>> exact_fraction(0.1), exact_fraction("5/2"), exact_fraction(None)
+    (Fraction(1, 10), Fraction(5, 2), None)
+    """
+    return Fraction(str(value)) if isinstance(value, int | float | str) else value
 
 
 class _Strict(BaseModel):
@@ -56,8 +68,7 @@ class LimitModel(_Strict):
     @field_validator("min", "max", "step", mode="before")
     @classmethod
     def _exact(cls, value: object) -> object:
-        # TOML floats such as 0.5 become exact fractions through their text
-        return Fraction(str(value)) if isinstance(value, int | float | str) else value
+        return exact_fraction(value)
 
     @model_validator(mode="after")
     def _ordered(self) -> LimitModel:
@@ -116,7 +127,7 @@ class TableModel(_Strict):
     @field_validator("max_payout", mode="before")
     @classmethod
     def _exact(cls, value: object) -> object:
-        return Fraction(str(value)) if isinstance(value, int | float | str) else value
+        return exact_fraction(value)
 
 
 class GameFile(_Strict):
@@ -152,7 +163,11 @@ class GameFile(_Strict):
         )
 
 
-def _describe(error: ValidationError) -> str:
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def describe_errors(error: ValidationError) -> str:
+    """Every field pydantic refused, as ``field.path: reason`` joined by ``;``."""
     parts = []
     for item in error.errors():
         where = ".".join(str(p) for p in item["loc"]) or "(file)"
@@ -160,25 +175,40 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def load_game_file(path: Path) -> GameFile:
-    """Read and validate one game file; :class:`ConfigError` names the file, field and reason."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    return parse_game_text(text, str(path))
+def parse_toml(model: type[Model], text: str, source: str) -> Model:
+    """Validate TOML ``text`` as ``model``; a :class:`ConfigError` names ``source``, field, reason.
 
-
-def parse_game_text(text: str, source: str) -> GameFile:
-    """Validate a game file's text; ``source`` names it in errors (a path, a journal row)."""
+    >>> parse_toml(LimitModel, "min = 5", "limits.toml")
+    Traceback (most recent call last):
+    controller.errors.ConfigError: limits.toml: max: Field required
+    """
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
     try:
-        return GameFile.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as error:
-        raise ConfigError(f"{source}: {_describe(error)}") from None
+        raise ConfigError(f"{source}: {describe_errors(error)}") from None
+
+
+def read_toml(model: type[Model], path: Path) -> Model:
+    """Read the TOML file at ``path`` and validate it as ``model`` (see :func:`parse_toml`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    return parse_toml(model, text, str(path))
+
+
+def load_game_file(path: Path) -> GameFile:
+    """Read and validate one game file; :class:`ConfigError` names the file, field and reason."""
+    return read_toml(GameFile, path)
+
+
+def parse_game_text(text: str, source: str) -> GameFile:
+    """Validate a game file's text; ``source`` names it in errors (a path, a journal row)."""
+    return parse_toml(GameFile, text, source)
 
 
 def game_from_text(text: str, source: str, variants: Mapping[str, str] | None = None) -> Game:

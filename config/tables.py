@@ -9,14 +9,13 @@ simulators. A bad file is refused with the file, the field and the reason.
 from __future__ import annotations
 
 import os
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from controller.errors import ConfigError
+from config.schema import exact_fraction, parse_toml, read_toml
 from controller.games import GameId, Seating
 
 __all__ = [
@@ -57,7 +56,7 @@ class TableSettings(_Strict):
     @field_validator("balance", mode="before")
     @classmethod
     def _exact(cls, value: object) -> object:
-        return Fraction(str(value)) if isinstance(value, int | float | str) else value
+        return exact_fraction(value)
 
     @field_validator("seats")
     @classmethod
@@ -161,30 +160,11 @@ class TableFile(_Strict):
         return self
 
 
-def _describe(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors():
-        where = ".".join(str(p) for p in item["loc"]) or "(file)"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
-
-
 def parse_table_text(text: str, source: str) -> TableFile:
     """Validate a table file's text; errors name ``source``, the field and the reason."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
-    try:
-        return TableFile.model_validate(raw)
-    except ValidationError as error:
-        raise ConfigError(f"{source}: {_describe(error)}") from None
+    return parse_toml(TableFile, text, source)
 
 
 def load_table(path: Path) -> TableFile:
     """Read and validate one table file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    return parse_table_text(text, str(path))
+    return read_toml(TableFile, path)

@@ -9,6 +9,7 @@ simulator on a pseudo-terminal), connects to the broker with a retained will, an
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,13 @@ from controller.runtime import TableRunner, config_from_header, header_record
 from controller.service import Inbound, TableService
 from controller.topics import Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink
+from drivers.shoe import load_deck_map, make_codec
+from drivers.shoe.events import Connected, Disconnected
+from drivers.shoe.framed import FramedHostCodec, MessageType
+from drivers.shoe.transport import SerialTransport
 from drivers.storage.births import BirthCounter
 from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.shoe.shoe import ShoeSimulator
 
 __all__ = ["RunningTable"]
 
@@ -43,7 +49,7 @@ class RunningTable:
         self.runner = self._open_journal()
         self.topics = Topics(t.id)
         self.births = BirthCounter(self.journal_path)
-        kwargs: dict[str, Any] = {"gate": self._gate}
+        kwargs: dict[str, Any] = {"gate": self._gate, "births": self.births.next}
         if clock is not None:
             kwargs["clock"] = clock
         self.simulator: Any = None
@@ -55,7 +61,6 @@ class RunningTable:
         )
         self.service = TableService.recover(self.runner, **kwargs)
         self.service.projector.yellow_seconds = t.yellow_seconds
-        self.service.births_source = self.births.next
         self.service.status["camera"] = {"enabled": config.camera.enabled}
         self.link = MqttLink(
             address,
@@ -71,7 +76,7 @@ class RunningTable:
     def _open_journal(self) -> TableRunner:
         t = self.config.table
         path = self.journal_path
-        if path.exists() and len(SqliteJournal(path)):
+        if path.exists() and _rows(path):
             runner = TableRunner.recover(path)
             header = next(iter(runner.journal.entries())).record
             have = (header.get("table_id"), header.get("game"))
@@ -88,8 +93,6 @@ class RunningTable:
             confirm_payments=t.confirm_payments, balances=t.balances,
         )  # fmt: skip
         config_from_header(header, str(path))  # the config must build before a row is written
-        import time
-
         return TableRunner.create(path, header, time.time())
 
     # ------------------------------------------------------------------ the shoe
@@ -98,8 +101,6 @@ class RunningTable:
         self.service.put(Inbound("shoe", item=event))
 
     def _gate(self, locked: bool) -> None:
-        from drivers.shoe.framed import FramedHostCodec, MessageType
-
         if self.transport is not None and isinstance(self.codec, FramedHostCodec):
             self.transport.send(
                 self.codec.command(MessageType.LOCK if locked else MessageType.UNLOCK)
@@ -110,19 +111,15 @@ class RunningTable:
             self.service.put(Inbound("hardware", item=("shoe", self.transport.status().to_dict())))
 
     def _start_shoe(self) -> None:
-        from drivers.shoe import load_deck_map, make_codec
-        from drivers.shoe.events import Connected, Disconnected
-        from drivers.shoe.transport import SerialTransport
-        from simulators.shoe.shoe import ShoeSimulator
-
         shoe = self.config.shoe
         if isinstance(shoe, NoShoe):
             return
-        deck_size = len(self.runner.state.config.game.info.deck.cards)
+        deck = self.runner.state.config.game.info.deck
+        deck_size = len(deck.cards)
         if isinstance(shoe, SimulatedShoe):
             self.simulator = ShoeSimulator(
                 shoe.dialect, link="pty", seed=shoe.seed, rate=shoe.rate, faults=shoe.faults,
-                locked=True, endless=True,
+                deck=deck, locked=True, endless=True,
             )  # fmt: skip
             url, dialect, baud, deck_map = self.simulator.start(), shoe.dialect, 115200, None
         else:
@@ -160,3 +157,9 @@ class RunningTable:
                 self.simulator.stop()
         self.births.close()
         self.runner.close()
+
+
+def _rows(path: Path) -> int:
+    """How many rows the journal at ``path`` holds (the file is closed again)."""
+    with contextlib.closing(SqliteJournal(path)) as journal:
+        return len(journal)

@@ -43,6 +43,7 @@ from controller.runtime import TableRunner, replay
 from controller.table import ROLES, Phase, TableState, new_table
 from controller.topics import Sender, Topics
 from controller.views import PIT, Outgoing, Projector
+from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
 
 __all__ = ["Inbound", "Publisher", "TableService", "parse_command"]
 
@@ -153,8 +154,10 @@ class TableService:
         clock: Callable[[], float] = time.time,
         gate: Callable[[bool], None] | None = None,
         halts_on_shoe_loss: bool = False,
+        births: Callable[[], int] | None = None,
     ) -> None:
         self.runner = runner
+        self.births = births
         self.publisher = publisher
         self.topics = Topics(runner.state.config.table_id)
         self.projector = projector or Projector(self.topics, hardware=self.hardware)
@@ -247,8 +250,12 @@ class TableService:
             raise TableError(f"the table's queue did not drain within {timeout} s")
 
     def hardware(self) -> dict[str, Any]:
-        """Shoe, camera and broker status, as published to the dealer and the pit."""
-        return json.loads(json.dumps(self.status, default=str))  # type: ignore[no-any-return]
+        """Shoe, camera and broker status, as published to the dealer and the pit.
+
+        A copy of each part (all plain JSON values), so a view never shares a dict that the
+        next status update changes.
+        """
+        return {name: dict(part) for name, part in self.status.items()}
 
     # ------------------------------------------------------------------ MQTT callbacks
 
@@ -349,7 +356,7 @@ class TableService:
             case "connected":
                 births = self.status["broker"]["births"] = self.status["broker"]["births"] + 1
                 self.status["broker"]["connected"] = True
-                self.projector.new_birth(self._next_birth(births))
+                self.projector.new_birth(births if self.births is None else self.births())
                 self._publish_status(b"online")
                 self._publish(self.projector.states(self.runner.state, now))
             case "disconnected":
@@ -363,11 +370,6 @@ class TableService:
                 pass
             case _:
                 raise TableError(f"unknown input {inbound.kind!r}")
-
-    births_source: Callable[[], int] | None = None
-
-    def _next_birth(self, fallback: int) -> int:
-        return self.births_source() if self.births_source is not None else fallback
 
     def _apply(self, event: Event, now: float) -> list[Action]:
         before = self.runner.state
@@ -421,8 +423,6 @@ class TableService:
         )
 
     def _shoe(self, event: Any, now: float) -> None:
-        from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
-
         state = self.runner.state
         if isinstance(event, CardRead):
             if event.burn:

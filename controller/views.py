@@ -19,7 +19,6 @@ The projector keeps the sequence counters and the last round's summary; it does 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -588,9 +587,3 @@ def _staff_copy(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     if kind == "settled" and data.get("folded"):
         return {k: v for k, v in data.items() if k != "player_hand"}
     return data
-
-
-def to_json(outgoing: Outgoing) -> dict[str, Any]:
-    """A published message's payload as a dict (for tests and tools)."""
-    doc: dict[str, Any] = json.loads(outgoing.payload)
-    return doc

@@ -17,23 +17,21 @@ import contextlib
 import json
 import sys
 import tempfile
-import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from config.tables import parse_table_text
 from controller.games import GameId
 from controller.journal import verify
 from controller.running import RunningTable
+from drivers.mqtt.broker import dev_password, seat_user
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
+from drivers.mqtt.embedded import EmbeddedBroker
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
-from simulators.display.checker import DisplayChecker
-from simulators.display.terminal import render, summary_line
+from simulators.display.live import LiveDisplay
 
 __all__ = ["register", "run_table"]
 
@@ -73,55 +71,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-class _Display:
-    """The player display and the checking display, on one subscriber link."""
-
-    def __init__(self, address: BrokerAddress, table_id: str, live: Any, quiet: bool) -> None:
-        self.checker = DisplayChecker(table_id)
-        self.live = live
-        self.quiet = quiet
-        self.last_line = ""
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"demo-display-{table_id}",
-            protocol=MQTTProtocolVersion.MQTTv311,
-        )
-        if address.username:
-            self.client.username_pw_set("display", "display-dev")
-        self.checker.request_rebirth = lambda: self.client.publish(
-            self.checker.topics.rebirth, b"{}", qos=1
-        )
-        self.ready = threading.Event()
-        self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
-        self.client.connect(address.host, address.port, keepalive=10)
-        self.client.loop_start()
-
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
-    ) -> None:
-        for topic in self.checker.subscriptions:
-            client.subscribe(topic, qos=1)
-        self.ready.set()
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self.checker.receive(message.topic, bytes(message.payload))
-        state = self.checker.state
-        if state is None or self.quiet or not message.topic.endswith("/state"):
-            return
-        if self.live is not None:
-            self.live.update(render(state, self.checker.status))
-        else:
-            line = summary_line(state)
-            if line != self.last_line:
-                self.last_line = line
-                print(line, flush=True)
-
-    def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
 def run_table(
     game: GameId, args: argparse.Namespace, address: BrokerAddress, folder: Path, live: Any
 ) -> dict[str, Any]:
@@ -154,9 +103,18 @@ seed = {args.seed}
     if journal.exists():
         journal.unlink()
     table = RunningTable(config, folder, address, client_id=f"tablectl-demo-{table_id}")
-    passwords = {u: f"{u}-dev" for u in ["dealer", "pit", *[f"seat-{s}" for s in seats]]}
-    display = _Display(address, table_id, live, args.quiet)
-    display.ready.wait(5)
+    users = ["dealer", "pit", *(seat_user(s) for s in seats)]
+    passwords = {user: dev_password(user) for user in users}
+    display_login = replace(address, username="display", password=dev_password("display"))
+    display = LiveDisplay(
+        display_login if address.username else address,
+        table_id,
+        screen=live,
+        quiet=args.quiet,
+        client_id=f"demo-display-{table_id}",
+    )
+    if not display.start():
+        raise SystemExit(f"the player display could not connect to {address.url()}")
     started = time.monotonic()
     table.start()
     crew = Crew(
@@ -205,12 +163,8 @@ def run(args: argparse.Namespace) -> int:
         if args.broker:
             address = parse_broker_url(args.broker)
             if address.username and address.password is None:
-                address = BrokerAddress(
-                    address.host, address.port, address.username, f"{address.username}-dev"
-                )
+                address = replace(address, password=dev_password(address.username))
         else:
-            from drivers.mqtt.embedded import EmbeddedBroker
-
             broker = stack.enter_context(EmbeddedBroker())
             address = BrokerAddress("127.0.0.1", broker.port)
             print(f"embedded MQTT broker on {broker.url}", flush=True)

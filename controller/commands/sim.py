@@ -12,6 +12,7 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
+from controller.cards import DECKS, STANDARD_52
 from drivers.shoe import Dialect, load_deck_map
 from simulators.shoe import FaultSpec, ShoeSimulator, load_stack
 from simulators.shoe.faults import __doc__ as FAULTS_DOC
@@ -43,6 +44,12 @@ def register(subparsers: Any) -> None:
     order.add_argument("--stack", metavar="FILE", help="deal the cards of FILE in order")
     shoe.add_argument("--decks", type=int, default=1, help="shuffled decks to deal (default 1)")
     shoe.add_argument(
+        "--deck",
+        choices=sorted(DECKS),
+        default=STANDARD_52.name,
+        help="which deck: standard, or stripped28 for Triple Action Hold'em (default standard)",
+    )
+    shoe.add_argument(
         "--rate", type=float, default=2.0, help="cards per second, 0 = instant (default 2)"
     )
     shoe.add_argument("--faults", default="", metavar="SPEC", help="fault injection, see below")
@@ -64,6 +71,7 @@ def run_shoe(args: argparse.Namespace) -> int:
         cards=cards,
         seed=seed,
         decks=args.decks,
+        deck=DECKS[args.deck],
         rate=args.rate,
         faults=faults,
         deck_map=deck_map,

@@ -17,12 +17,9 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
-
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from config.schema import load_game
 from controller.cards import Card
@@ -31,7 +28,7 @@ from controller.games.base import Game
 from controller.games.rules import Spot
 from controller.games.strategy import View, strategy
 from controller.topics import Topics
-from drivers.mqtt.client import BrokerAddress
+from drivers.mqtt.client import BrokerAddress, MqttLink
 
 __all__ = ["Agent", "Crew", "DealerPolicy", "PitPolicy", "SeatPolicy"]
 
@@ -39,7 +36,11 @@ Command = dict[str, Any]
 
 
 class Agent:
-    """One MQTT client of the crew: subscribes to its topics, publishes its commands."""
+    """One MQTT client of the crew: subscribes to its topics, publishes its commands.
+
+    It logs in as ``username`` (the broker's ACL gives that user only its role's topics) and
+    hands every JSON object that arrives to ``on_message`` (in the network thread).
+    """
 
     _ids = itertools.count(1)
 
@@ -54,56 +55,41 @@ class Agent:
         will: tuple[str, bytes] | None = None,
     ) -> None:
         self.username = username
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"crew-{username}-{next(self._ids)}-{random.getrandbits(24):06x}",
-            protocol=MQTTProtocolVersion.MQTTv311,
-            transport="websockets" if address.websockets else "tcp",
-        )
-        self.client.username_pw_set(username, password)
-        if will is not None:
-            self.client.will_set(will[0], will[1], qos=1, retain=True)
-        self.client.reconnect_delay_set(1, 3)
-        self.subscriptions = subscriptions
         self.handler = on_message
-        self.connected = threading.Event()
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *a: self.connected.clear()
-        self.client.on_message = self._on_message
-        self.address = address
         self.sent = 0
+        self.link = MqttLink(
+            replace(address, username=username, password=password),
+            f"crew-{username}-{next(self._ids)}-{random.getrandbits(24):06x}",
+            subscriptions=subscriptions,
+            will=will,
+            on_message=self._on_message,
+            backoff=(1, 3),
+        )
 
     def start(self) -> None:
         """Connect in the background."""
-        self.client.connect_async(self.address.host, self.address.port, keepalive=10)
-        self.client.loop_start()
+        self.link.start()
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until the broker accepted the login; whether it did in time."""
+        return self.link.wait_connected(timeout)
 
     def stop(self) -> None:
         """Disconnect."""
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.link.stop()
 
     def send(self, topic: str, command: Command) -> None:
         """Publish one command (QoS 1)."""
         self.sent += 1
-        self.client.publish(topic, json.dumps(command), qos=1)
+        self.link.publish(topic, json.dumps(command).encode())
 
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
-    ) -> None:
-        if reason.is_failure:
-            return
-        for topic in self.subscriptions:
-            client.subscribe(topic, qos=1)
-        self.connected.set()
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, topic: str, payload: bytes) -> None:
         try:
-            doc = json.loads(message.payload)
+            doc = json.loads(payload)
         except (UnicodeDecodeError, json.JSONDecodeError):
             return
         if isinstance(doc, dict):
-            self.handler(message.topic, doc)
+            self.handler(topic, doc)
 
 
 # ------------------------------------------------------------------------------ policies
@@ -274,7 +260,7 @@ class SeatPolicy:
                 out.append(self._bet(side, limits[side].minimum))
             if self.rng.random() < self.mischief:
                 out.append(
-                    {"command": "place_bet", "hand": self.hand, "spot": "ante", "amount": "many"}
+                    {"command": "place_bet", "hand": self.hand, "spot": "ante", "amount": "a lot"}
                 )
         elif phase == "dealing" and f"{rid}:late" not in self.done:
             self.done.add(f"{rid}:late")
@@ -402,10 +388,10 @@ class Crew:
         for agent in self.agents:
             agent.start()
         for agent in self.agents:
-            if not agent.connected.wait(timeout):
+            if not agent.wait_connected(timeout):
                 raise TimeoutError(f"{agent.username} could not connect to the broker")
         for seat, agent in self._seat_agents.items():
-            agent.client.publish(self.topics.seat(seat).presence, b"online", qos=1, retain=True)
+            agent.link.publish(self.topics.seat(seat).presence, b"online", retain=True)
         self._thread = threading.Thread(target=self._run, name="crew", daemon=True)
         self._thread.start()
 
@@ -473,8 +459,6 @@ class Crew:
             for agent, topic, commands in sends:
                 for command in commands:
                     command = {"v": 1, "id": f"{agent.username}-{next(self._ids)}", **command}
-                    if command.get("amount") == "many":  # a malformed command, on purpose
-                        command["amount"] = "a lot"
                     with self._lock:
                         self._outstanding[agent.username] = (command["id"], now)
                     agent.send(topic, command)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from controller.cards import STANDARD_52, Card, parse_cards
+from controller.cards import STANDARD_52, Card, Deck, parse_cards
 from controller.errors import InvalidSpec
 from drivers.shoe.base import Dialect
 from drivers.shoe.deckmap import DeckMap, demo_deck_map
@@ -105,6 +105,7 @@ class ShoeSimulator:
         cards: Sequence[Card] | None = None,
         seed: int | None = 0,
         decks: int = 1,
+        deck: Deck = STANDARD_52,
         rate: float = 0.0,
         faults: FaultSpec | str = "",
         deck_map: DeckMap | None = None,
@@ -127,10 +128,11 @@ class ShoeSimulator:
             faults if isinstance(faults, FaultSpec) else FaultSpec.parse(faults, self.dialect)
         )
         self.deck_map = deck_map or demo_deck_map()
+        self.deck = deck
         if cards is not None:
             self.decks: list[list[Card]] = [list(cards)]
         else:
-            self.decks = [STANDARD_52.shuffled(self.rng) for _ in range(decks)]
+            self.decks = [deck.shuffled(self.rng) for _ in range(decks)]
         self.rate = rate
         self.retransmit = retransmit
         self.outage = outage
@@ -209,9 +211,9 @@ class ShoeSimulator:
     def _deck_stream(self) -> Iterator[list[Card]]:
         yield from self.decks
         while self.endless and not self._stop.is_set():
-            deck = STANDARD_52.shuffled(self.rng)
-            self.decks.append(deck)
-            yield deck
+            fresh = self.deck.shuffled(self.rng)
+            self.decks.append(fresh)
+            yield fresh
 
     def expected_cards(self) -> list[Card]:
         """The cards the host must deliver, in order: those whose fate is ``read``."""

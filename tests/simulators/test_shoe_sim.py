@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cards import STANDARD_52, Card
+from controller.cards import STANDARD_52, STRIPPED_28, Card
 from controller.errors import InvalidSpec
 from drivers.shoe import make_codec
 from drivers.shoe.events import (
@@ -234,6 +234,13 @@ def test_seeded_decks_are_reproducible_and_stacks_are_dealt_in_order(tmp_path: P
     ]
     with pytest.raises(InvalidSpec, match="cannot read stack file"):
         load_stack(tmp_path / "missing.txt")
+
+
+def test_a_stripped_deck_is_dealt_over_the_wire() -> None:
+    """Triple Action Hold'em's table loads 28-card decks: the shoe deals nothing else."""
+    sim, events, _ = deal("framed", seed=4, decks=2, deck=STRIPPED_28)
+    assert sorted(sim.decks[0]) == sorted(STRIPPED_28.cards)
+    assert Counter(cards_of(events)) == Counter({card: 2 for card in STRIPPED_28.cards})
 
 
 @pytest.mark.parametrize(
