@@ -48,6 +48,7 @@ bench: venv
 	$(BIN)/python benchmarks/shoe_latency.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/recognizer.py
+	$(BIN)/python benchmarks/latency.py
 
 # The game-mathematics report: exact returns and long simulations, written to docs/math.md.
 math: venv

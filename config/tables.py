@@ -46,6 +46,12 @@ class TableSettings(_Strict):
     seating: Seating
     boxes: int = Field(default=7, ge=1, le=7, description="player boxes at a boxes table")
     journal: str = Field(description="the journal file; relative paths are from the config")
+    journal_sync: Literal["full", "normal"] = Field(
+        default="full",
+        description="full: every row is flushed to the disk before it is applied and survives "
+        "a power cut; normal: a row survives a crash of the controller but the last rows may "
+        "be lost with the machine's power (for hosts on a UPS whose disk flushes slowly)",
+    )
     betting_seconds: float | None = Field(default=None, gt=0)
     decision_seconds: float | None = Field(default=None, gt=0)
     yellow_seconds: float = Field(default=5.0, ge=0, description="the betting light's yellow")
@@ -134,8 +140,27 @@ class CameraSettings(_Strict):
     """The overhead camera; off means the table runs on the shoe alone."""
 
     enabled: bool = False
-    source: str | None = Field(default=None, description="device index, file or RTSP URL")
-    zones: str | None = Field(default=None, description="zone layout file")
+    source: str | None = Field(
+        default=None,
+        description="device index, video file or stream URL (rtsp://...), or 'simulated' for "
+        "a rendered view of the table's own cards",
+    )
+    zones: str | None = Field(
+        default=None,
+        description="zone layout: a shipped name (default, shared-hand) or a file; "
+        "default: the shipped one for the table's seating",
+    )
+    profile: str | None = Field(
+        default=None, description="deck profile from 'tablectl cards calibrate' (default: built-in)"
+    )
+    fps: float = Field(default=2.0, gt=0, le=30, description="frames a second of 'simulated'")
+    stable_frames: int = Field(default=3, ge=1, description="frames a card must hold to count")
+
+    @model_validator(mode="after")
+    def _source(self) -> CameraSettings:
+        if self.enabled and not self.source:
+            raise ValueError("camera.source: an enabled camera needs a source")
+        return self
 
 
 ShoeSettings = Annotated[SerialShoe | SimulatedShoe | NoShoe, Field(discriminator="kind")]

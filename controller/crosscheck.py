@@ -56,6 +56,7 @@ __all__ = [
     "CheckResult",
     "CrossCheck",
     "by_position",
+    "card_faces",
     "expected_positions",
     "reason_for",
 ]
@@ -69,24 +70,37 @@ _WATCHED = (Phase.DEALING, Phase.DECIDING, Phase.REVEAL)
 _BEFORE_REVEAL = (Phase.DEALING, Phase.DECIDING)
 
 
-def expected_positions(state: TableState) -> dict[str, ExpectedZone]:
-    """What the shoe has dealt to each position of the round in play, face up or down.
+def card_faces(state: TableState) -> list[tuple[str, Card, bool]]:
+    """Every card of the round in play in deal order: (position, card, shown face up now).
 
     A card dealt face down counts as face up once its reveal is done (``dealer``,
-    ``dealer_first`` for the dealer's first card, ``board``). The dealer and the board are
-    always listed, so that a card seen there is explained or flagged.
+    ``dealer_first`` for the dealer's first card, ``board``).
     """
     rnd = state.round
     if rnd is None:
-        return {}
-    up: dict[str, set[Card]] = {"dealer": set(), "board": set()}
-    down: dict[str, set[Card]] = {"dealer": set(), "board": set()}
+        return []
+    out = []
     dealer_seen = 0
     for position, card, face in rnd.cards:
         shown = face is Face.UP or position in rnd.revealed
         if position == "dealer":
             dealer_seen += 1
             shown = shown or (dealer_seen == 1 and "dealer_first" in rnd.revealed)
+        out.append((position, card, shown))
+    return out
+
+
+def expected_positions(state: TableState) -> dict[str, ExpectedZone]:
+    """What the shoe has dealt to each position of the round in play, face up or down.
+
+    Faces as :func:`card_faces` gives them. The dealer and the board are always listed, so
+    that a card seen there is explained or flagged.
+    """
+    if state.round is None:
+        return {}
+    up: dict[str, set[Card]] = {"dealer": set(), "board": set()}
+    down: dict[str, set[Card]] = {"dealer": set(), "board": set()}
+    for position, card, shown in card_faces(state):
         up.setdefault(position, set())
         down.setdefault(position, set())
         (up if shown else down)[position].add(card)

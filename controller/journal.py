@@ -147,6 +147,10 @@ class Journal(Protocol):
         """Every row, in order."""
         ...
 
+    def quiet(self) -> None:
+        """The table has a quiet moment (a round ended): do deferred housekeeping now."""
+        ...
+
     def close(self) -> None:
         """Release the storage."""
         ...

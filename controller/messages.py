@@ -148,7 +148,10 @@ class DealerState(_Envelope):
     cards: list[CardView]
     stakes: list[StakeView]
     payments_due: list[dict[str, str]] = Field(description="hand, seat, amount to pay")
-    hardware: dict[str, Any]
+    hardware: dict[str, Any] = Field(
+        description="status of the shoe, camera, broker link and journal (write_ms: the last "
+        "durable write, slowest_ms: the slowest of the latest 1024)"
+    )
 
 
 class PitState(_Envelope):
@@ -168,7 +171,10 @@ class PitState(_Envelope):
     corrections: list[dict[str, Any]]
     removed: list[str]
     stray: list[str]
-    hardware: dict[str, Any]
+    hardware: dict[str, Any] = Field(
+        description="status of the shoe, camera, broker link and journal (write_ms: the last "
+        "durable write, slowest_ms: the slowest of the latest 1024)"
+    )
     rounds_started: int
 
 

@@ -13,11 +13,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+from config.camera import ZoneLayout, load_zones, zones_path
 from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
+from controller.crosscheck import CrossCheck, card_faces
 from controller.errors import ConfigError
+from controller.games import Seating
 from controller.runtime import TableRunner, config_from_header, header_record
 from controller.service import Inbound, TableService
 from controller.topics import Topics
+from drivers.camera.capture import VideoCaptureSource
+from drivers.camera.profile import load_profile
+from drivers.camera.recognizer import Recognizer
+from drivers.camera.watcher import CameraWatcher
 from drivers.mqtt.client import BrokerAddress, MqttLink
 from drivers.shoe import load_deck_map, make_codec
 from drivers.shoe.events import Connected, Disconnected
@@ -25,6 +32,7 @@ from drivers.shoe.framed import FramedHostCodec, MessageType
 from drivers.shoe.transport import SerialTransport
 from drivers.storage.births import BirthCounter
 from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.camera.live import TableCamera
 from simulators.shoe.shoe import ShoeSimulator
 
 __all__ = ["RunningTable"]
@@ -62,6 +70,11 @@ class RunningTable:
         self.service = TableService.recover(self.runner, **kwargs)
         self.service.projector.yellow_seconds = t.yellow_seconds
         self.service.status["camera"] = {"enabled": config.camera.enabled}
+        self.camera: TableCamera | None = None  # the simulated camera, when configured
+        self.watcher: CameraWatcher | None = None
+        if config.camera.enabled:
+            self.layout = self._zones()
+            self.service.crosscheck = CrossCheck(self.layout.positions())
         self.link = MqttLink(
             address,
             client_id or f"tablectl-{t.id}",
@@ -77,7 +90,7 @@ class RunningTable:
         t = self.config.table
         path = self.journal_path
         if path.exists() and _rows(path):
-            runner = TableRunner.recover(path)
+            runner = TableRunner.recover(path, sync=t.journal_sync)
             header = next(iter(runner.journal.entries())).record
             have = (header.get("table_id"), header.get("game"))
             if have != (t.id, t.game.value):
@@ -93,7 +106,7 @@ class RunningTable:
             confirm_payments=t.confirm_payments, balances=t.balances,
         )  # fmt: skip
         config_from_header(header, str(path))  # the config must build before a row is written
-        return TableRunner.create(path, header, time.time())
+        return TableRunner.create(path, header, time.time(), sync=t.journal_sync)
 
     # ------------------------------------------------------------------ the shoe
 
@@ -138,18 +151,60 @@ class RunningTable:
         self.transport = SerialTransport(url, self.codec, deliver, baudrate=baud)
         self.transport.start()
 
+    # ------------------------------------------------------------------ the camera
+
+    def _zones(self) -> ZoneLayout:
+        t, camera = self.config.table, self.config.camera
+        name = camera.zones or ("shared-hand" if t.seating is Seating.SHARED else "default")
+        layout = load_zones(zones_path(name))
+        watched = set(layout.positions().values())
+        missing = [hand for hand in t.hands if hand not in watched]
+        if missing:
+            raise ConfigError(
+                f"camera.zones: the layout {layout.name!r} watches no {', '.join(missing)}: "
+                "expected a zone for every player hand"
+            )
+        return layout
+
+    def _start_camera(self) -> None:
+        camera = self.config.camera
+        if not camera.enabled or camera.source is None:
+            return
+        source: Any
+        if camera.source == "simulated":
+            self.camera = TableCamera(
+                self.layout, lambda: card_faces(self.service.state), fps=camera.fps
+            )
+            source = self.camera
+        else:
+            source = VideoCaptureSource(camera.source)
+        profile = load_profile(camera.profile) if camera.profile else None
+        self.watcher = CameraWatcher(
+            source,
+            Recognizer(profile, self.layout),
+            lambda observation: self.service.put(Inbound("camera", item=observation)),
+            lambda status: self.service.put(Inbound("hardware", item=("camera", status))),
+            stable_frames=camera.stable_frames,
+            lost_after=max(2.0, 3 / camera.fps),
+            name=f"camera {self.config.table.id}",
+        )
+        self.watcher.start()
+
     # ------------------------------------------------------------------ control
 
     def start(self) -> None:
         """Start the table thread, the shoe and the broker link."""
         self.service.start()
         self._start_shoe()
+        self._start_camera()
         self.link.start()
 
     def stop(self) -> None:
         """Stop cleanly: mark the table offline, close the shoe, the link and the journal."""
         self.service.stop()
         self.link.stop(farewell=(self.topics.status, b"offline"))
+        if self.watcher is not None:
+            self.watcher.stop()
         if self.transport is not None:
             self.transport.stop()
         if self.simulator is not None:

@@ -6,6 +6,8 @@ replaying the journal: the same events give the same state and the same actions.
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -107,14 +109,20 @@ def replay(
 class TableRunner:
     """A table whose every input is journaled before it is applied."""
 
+    #: how many of the latest journal write times are kept (for status and benchmarks)
+    WRITES_KEPT = 1024
+
     def __init__(self, state: TableState, journal: Journal) -> None:
         self.state = state
         self.journal = journal
+        self.write_ms: deque[float] = deque(maxlen=self.WRITES_KEPT)
 
     @classmethod
-    def create(cls, path: Path, header: dict[str, Any], at: float) -> TableRunner:
+    def create(
+        cls, path: Path, header: dict[str, Any], at: float, *, sync: str = "full"
+    ) -> TableRunner:
         """Start a new journal at ``path`` with ``header`` as its first row."""
-        journal = SqliteJournal(path)
+        journal = SqliteJournal(path, sync)
         if len(journal):
             journal.close()
             raise TableError(f"{path}: the journal already has rows: recover it instead")
@@ -122,9 +130,9 @@ class TableRunner:
         return cls(new_table(config_from_header(header, str(path))), journal)
 
     @classmethod
-    def recover(cls, path: Path) -> TableRunner:
+    def recover(cls, path: Path, *, sync: str = "full") -> TableRunner:
         """Reopen a journal and rebuild the table by replaying it."""
-        journal = SqliteJournal(path)
+        journal = SqliteJournal(path, sync)
         state = None
         for step in replay(journal, str(path)):
             state = step.state
@@ -135,9 +143,24 @@ class TableRunner:
 
     def submit(self, event: Event, now: float) -> list[Action]:
         """Journal ``event``, then apply it; return what the outside world must do."""
-        self.journal.append(event_to_json(event), now)
+        record = event_to_json(event)
+        start = time.perf_counter()
+        self.journal.append(record, now)
+        self.write_ms.append((time.perf_counter() - start) * 1000)
         self.state, actions = handle(self.state, event, now)
         return actions
+
+    def journal_status(self) -> dict[str, float | int]:
+        """How the journal's durable writes are going: the disk's share of every input.
+
+        ``write_ms`` is the last write, ``slowest_ms`` the slowest of the latest
+        :data:`WRITES_KEPT` (a slow or failing disk shows here before it stops the table).
+        """
+        last = self.write_ms[-1] if self.write_ms else 0.0
+        return {
+            "write_ms": round(last, 3),
+            "slowest_ms": round(max(self.write_ms, default=0.0), 3),
+        }
 
     def close(self) -> None:
         """Close the journal."""

@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from controller.camera import CameraObservation
+from controller.crosscheck import CrossCheck
 from controller.errors import TableError
 from controller.events import (
     Action,
@@ -42,7 +44,7 @@ from controller.messages import Command
 from controller.runtime import TableRunner, replay
 from controller.table import ROLES, Phase, TableState, new_table
 from controller.topics import Sender, Topics
-from controller.views import PIT, Outgoing, Projector
+from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
 
 __all__ = ["Inbound", "Publisher", "TableService", "parse_command"]
@@ -62,7 +64,9 @@ class Publisher(Protocol):
 class Inbound:
     """One input to the table's thread: ``kind`` and what it carries."""
 
-    kind: str  # command, shoe, presence, rebirth, connected, disconnected, event, stop
+    kind: (
+        str  # command, shoe, camera, hardware, presence, rebirth, (dis)connected, event, sync, stop
+    )
     topic: str = ""
     payload: bytes = b""
     item: Any = None
@@ -138,6 +142,12 @@ def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
     return command.id, event
 
 
+#: the audiences shown the hardware's status (the shoe, the camera, the broker, the journal)
+STAFF = (DEALER, PIT)
+
+#: the pause after publishing events that lets the publisher's own thread send them at once
+HANDOVER_SECONDS = 0.0001
+
 #: seat commands whose ``seat`` field is filled in from the topic
 _SEAT_FIELD = frozenset({"place_bet", "undo_bet", "clear_bets", "rebet", "double", "decide"})
 
@@ -155,9 +165,12 @@ class TableService:
         gate: Callable[[bool], None] | None = None,
         halts_on_shoe_loss: bool = False,
         births: Callable[[], int] | None = None,
+        crosscheck: CrossCheck | None = None,
     ) -> None:
         self.runner = runner
         self.births = births
+        self.crosscheck = crosscheck
+        self.seen: CameraObservation | None = None  # the camera's latest stable view
         self.publisher = publisher
         self.topics = Topics(runner.state.config.table_id)
         self.projector = projector or Projector(self.topics, hardware=self.hardware)
@@ -250,12 +263,14 @@ class TableService:
             raise TableError(f"the table's queue did not drain within {timeout} s")
 
     def hardware(self) -> dict[str, Any]:
-        """Shoe, camera and broker status, as published to the dealer and the pit.
+        """Shoe, camera, broker and journal status, as published to the dealer and the pit.
 
         A copy of each part (all plain JSON values), so a view never shares a dict that the
         next status update changes.
         """
-        return {name: dict(part) for name, part in self.status.items()}
+        parts = {name: dict(part) for name, part in self.status.items()}
+        parts["journal"] = self.runner.journal_status()
+        return parts
 
     # ------------------------------------------------------------------ MQTT callbacks
 
@@ -330,7 +345,7 @@ class TableService:
         if deadline is not None and now >= deadline:
             self._apply(Tick(actor="timer"), now)
         else:  # the light turned yellow: the public view changes, nothing is journaled
-            self._publish(self.projector.states(state, now)[:1])
+            self._publish(self.projector.states(state, now, only=(PUBLIC,)))
 
     def _handle(self, inbound: Inbound) -> None:
         now = self.clock()
@@ -364,8 +379,15 @@ class TableService:
                 self.status["broker"]["last_error"] = inbound.payload.decode()
             case "hardware":
                 name, status = inbound.item
+                was = self.status.get(name, {}).get("connected")
                 self.status[name] = status
-                self._publish(self.projector.states(self.runner.state, now)[1:3])
+                if name == "camera" and was and not status.get("connected"):
+                    why = status.get("last_error") or "no frames"
+                    self._alert("warning", f"camera lost ({why}): the shoe alone deals on", now)
+                self._publish(self.projector.states(self.runner.state, now, only=STAFF))
+            case "camera":
+                self.seen = inbound.item
+                self._camera_check(now)
             case "sync":
                 pass
             case _:
@@ -375,13 +397,36 @@ class TableService:
         before = self.runner.state
         actions = self.runner.submit(event, now)
         after = self.runner.state
-        self._publish(self.projector.step(before, after, actions, now))
-        for action in actions:
+        for action in actions:  # the gate first: no card may slip out while we publish
             if action.kind == "shoe_gate" and self.gate is not None:
                 self.gate(bool(action.data["locked"]))
+        events = self.projector.step_events(before, after, actions, now)
+        self._publish(events)
+        if events and self.publisher is not None:
+            # hand the interpreter to the MQTT network thread so the events leave now: it
+            # would otherwise wait for the lock until the states below are built
+            time.sleep(HANDOVER_SECONDS)
+        if actions:
+            self._publish(self.projector.states(after, now))
+        if any(action.kind == "round_ended" for action in actions):
+            self.runner.journal.quiet()
         for listener in self.listeners:
             listener(event, actions)
+        if before.phase is Phase.HALTED and after.phase is not Phase.HALTED:
+            self._camera_check(now)  # what the camera found during the halt is reported now
         return actions
+
+    def _camera_check(self, now: float) -> None:
+        """Cross-check the camera's latest stable view with the table; submit what it finds."""
+        if self.crosscheck is None or self.seen is None:
+            return
+        self.crosscheck, result = self.crosscheck.check(self.runner.state, self.seen, now)
+        for event in result.events:
+            self._apply(event, now)
+        camera = self.status.setdefault("camera", {})
+        if list(result.notes) != camera.get("notes", []):
+            camera["notes"] = list(result.notes)
+            self._publish(self.projector.states(self.runner.state, now, only=STAFF))
 
     def _command(self, topic: str, payload: bytes, now: float) -> None:
         sender = self.topics.sender_of(topic)
@@ -448,7 +493,7 @@ class TableService:
                     now,
                 )
             else:
-                self._publish(self.projector.states(state, now)[1:3])
+                self._publish(self.projector.states(state, now, only=STAFF))
             return
         if must_halt(event):
             message = getattr(event, "message", None)

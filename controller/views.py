@@ -19,7 +19,7 @@ The projector keeps the sequence counters and the last round's summary; it does 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -370,25 +370,31 @@ class Projector:
             seats |= {s.seat for s in state.round.stakes}
         return seats
 
-    def states(self, state: TableState, now: float) -> list[Outgoing]:
-        """Every audience's retained state (a birth or a rebirth)."""
+    def states(
+        self, state: TableState, now: float, only: Collection[str] | None = None
+    ) -> list[Outgoing]:
+        """Every audience's retained state (a birth or a rebirth), or only those in ``only``.
+
+        Only the states returned take a sequence number, so an audience whose state is not
+        republished sees no gap.
+        """
         self._seats |= self._seats_of(state)
-        out = [
-            Outgoing(self.topics.state, self._encode(self.public_state(state, now)), True, PUBLIC),
-            Outgoing(
-                self.topics.dealer.state, self._encode(self.dealer_state(state, now)), True, DEALER
-            ),
-            Outgoing(self.topics.pit.state, self._encode(self.pit_state(state, now)), True, PIT),
+        wanted = None if only is None else set(only)
+        out = []
+        staff: list[tuple[str, str, Callable[[TableState, float], BaseModel]]] = [
+            (PUBLIC, self.topics.state, self.public_state),
+            (DEALER, self.topics.dealer.state, self.dealer_state),
+            (PIT, self.topics.pit.state, self.pit_state),
         ]
+        for audience, topic, build in staff:
+            if wanted is None or audience in wanted:
+                out.append(Outgoing(topic, self._encode(build(state, now)), True, audience))
         for seat in sorted(self._seats):
-            out.append(
-                Outgoing(
-                    self.topics.seat(seat).state,
-                    self._encode(self.seat_state(state, seat, now)),
-                    True,
-                    seat,
+            if wanted is None or seat in wanted:
+                message = self.seat_state(state, seat, now)
+                out.append(
+                    Outgoing(self.topics.seat(seat).state, self._encode(message), True, seat)
                 )
-            )
         return out
 
     # ------------------------------------------------------------------ steps
@@ -416,14 +422,24 @@ class Projector:
     ) -> list[Outgoing]:
         """The messages for one handled input: events per audience, then changed states."""
         actions = list(actions)
+        out = self.step_events(before, after, actions, now)
+        return out + self.states(after, now) if actions else out
+
+    def step_events(
+        self, before: TableState, after: TableState, actions: Iterable[Action], now: float
+    ) -> list[Outgoing]:
+        """The event messages of one handled input, per audience (the states follow apart).
+
+        A publisher sends these before it builds the states: a display learns of a card as
+        soon as the controller knows it, not after every audience's state is rendered.
+        """
+        actions = list(actions)
         snapshot = after.round or before.round
         self.observe(before, after, actions)
         out: list[Outgoing] = []
         for action in actions:
             out += self._route(before, after, snapshot, action, now)
-        if not actions:
-            return out
-        return out + self.states(after, now)
+        return out
 
     def _route(
         self,

@@ -66,6 +66,12 @@ def register(subparsers: Any) -> None:
         default=0.3,
         help="chance per round of a dealer irregularity (default: 0.3)",
     )
+    parser.add_argument(
+        "--camera",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a simulated overhead camera renders each table and cross-checks the shoe",
+    )
     parser.add_argument("--journal-dir", type=Path, help="keep the journals here")
     parser.add_argument("--quiet", action="store_true", help="no player display")
     parser.set_defaults(run=run)
@@ -97,6 +103,10 @@ kind = "simulated"
 dialect = "framed"
 rate = {args.rate}
 seed = {args.seed}
+[camera]
+enabled = {"true" if getattr(args, "camera", False) else "false"}
+source = "simulated"
+fps = 3
 """
     config = parse_table_text(text, f"demo table {table_id}")
     journal = folder / f"{table_id}.journal"
@@ -152,6 +162,17 @@ seed = {args.seed}
         "refused": [r["reason"] for r in crew.replies if not r.get("ok")],
         "display": report,
         "journal": {"rows": len(entries), "chain": "intact"},
+        "camera": None
+        if table.watcher is None
+        else {
+            "frames": table.watcher.frames,
+            "dropped": table.watcher.status()["dropped"],
+            "halts": [
+                str(e.record.get("reason", e.record.get("kind")))
+                for e in entries
+                if e.record.get("actor") == "camera"
+            ],
+        },
     }
 
 
@@ -196,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
                 f"findings: {d['findings'] or 'none'}"
             )
             print(f"  journal: {s['journal']['rows']} rows, hash chain intact")
+            camera = s["camera"]
+            if camera is not None:
+                verdict = "; ".join(camera["halts"]) or "it agreed with the shoe on every card"
+                print(f"  camera: {camera['frames']} frames read: {verdict}")
     ok = all(s["finished"] and not s["display"]["findings"] for s in summaries)
     print("\ndemo " + ("complete" if ok else "FAILED: see above"))
     return 0 if ok else 1

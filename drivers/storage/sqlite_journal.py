@@ -7,6 +7,7 @@ earlier versions) are read and verified as before.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from typing import Any
 from controller.errors import TableError
 from controller.journal import GENESIS, Entry, chain
 
-__all__ = ["JournalError", "SqliteJournal"]
+__all__ = ["SYNC_MODES", "JournalError", "SqliteJournal"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
@@ -41,6 +42,12 @@ def _flat(doc: object) -> bool:
     )
 
 
+#: how durable an append is: ``full`` flushes every row to the disk (it survives a power cut);
+#: ``normal`` leaves the flush to the checkpoint (a row survives a crash of the process, and
+#: of the machine unless the power goes)
+SYNC_MODES = {"full": "FULL", "normal": "NORMAL"}
+
+
 class JournalError(TableError):
     """The journal file cannot be opened or written."""
 
@@ -48,16 +55,30 @@ class JournalError(TableError):
 class SqliteJournal:
     """A :class:`controller.journal.Journal` in one SQLite file.
 
-    Every append is its own committed transaction with ``synchronous=FULL``: when
-    :meth:`append` returns, the row survives a crash or a power cut.
+    Every append is its own committed transaction. With ``sync="full"`` (the default) it is
+    flushed to the disk: when :meth:`append` returns, the row survives a crash or a power cut.
+    With ``sync="normal"`` the flush waits for the next checkpoint: the row survives a crash
+    of the controller, not a power cut of the machine.
+
+    Rows go to SQLite's write-ahead log; copying the log into the database file (a
+    checkpoint, two more syncs) is not left to whichever append crosses SQLite's threshold,
+    where it would hold a card up for milliseconds: it runs when the table is quiet
+    (:meth:`quiet`, at the end of a round) and, should a table stay busy that long, every
+    :data:`CHECKPOINT_ROWS` appends.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    CHECKPOINT_ROWS = 5000
+
+    def __init__(self, path: Path | str, sync: str = "full") -> None:
+        if sync not in SYNC_MODES:
+            raise JournalError(f"journal sync {sync!r}: expected one of {', '.join(SYNC_MODES)}")
         self.path = Path(path)
+        self.sync = sync
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={SYNC_MODES[sync]}")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")  # see quiet()
             self._db.executescript(SCHEMA)
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
@@ -66,6 +87,7 @@ class SqliteJournal:
         ).fetchone()
         self._next: int = int(row[0]) + 1 if row else 0
         self._last: str = str(row[1]) if row else GENESIS
+        self._since_checkpoint = 0
 
     def append(self, record: dict[str, Any], at: float) -> Entry:
         """Write one record durably and return its row."""
@@ -80,7 +102,18 @@ class SqliteJournal:
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot write row {entry.seq}: {error}") from None
         self._next, self._last = entry.seq + 1, entry.digest
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.CHECKPOINT_ROWS:
+            self.quiet()
         return entry
+
+    def quiet(self) -> None:
+        """Checkpoint the write-ahead log into the database file (rows stay durable either way)."""
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: cannot checkpoint the journal: {error}") from None
+        self._since_checkpoint = 0
 
     def entries(self) -> Iterator[Entry]:
         """Every row, in order, as stored."""
@@ -106,5 +139,7 @@ class SqliteJournal:
         return self._next
 
     def close(self) -> None:
-        """Close the file."""
+        """Checkpoint and close the file."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()

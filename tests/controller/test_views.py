@@ -6,7 +6,8 @@ import re
 import pytest
 
 from controller.games import Seating
-from controller.views import PIT, PUBLIC
+from controller.topics import Topics
+from controller.views import DEALER, PIT, PUBLIC, Projector
 from simulators.dealer.offline import play_offline
 from simulators.display.checker import DisplayChecker
 
@@ -159,3 +160,20 @@ def test_sequence_numbers_count_every_message_of_a_stream() -> None:
             if out.audience in last:
                 assert seq == last[out.audience] + 1, out.topic
             last[out.audience] = seq
+
+
+def test_republishing_some_audiences_leaves_no_gap_in_the_others() -> None:
+    """A status change republishes the dealer's and the pit's states only: the public and
+    the seats must not lose a sequence number to states built and never sent."""
+    projector = Projector(Topics("V1"))
+    state = next(iter(play_offline("casino-holdem", Seating.SHARED, 1, seed=4, players=2))).after
+    first = {o.audience: json.loads(o.payload)["seq"] for o in projector.states(state, 0.0)}
+    staff = projector.states(state, 1.0, only=(DEALER, PIT))
+    assert sorted(o.audience for o in staff) == [DEALER, PIT]
+    public = projector.states(state, 2.0, only=(PUBLIC,))
+    assert [o.audience for o in public] == [PUBLIC]
+    again = {o.audience: json.loads(o.payload)["seq"] for o in projector.states(state, 3.0)}
+    assert again[PUBLIC] == first[PUBLIC] + 2  # one republish in between
+    assert again[DEALER] == first[DEALER] + 2 and again[PIT] == first[PIT] + 2
+    seats = [a for a in first if a.startswith("seat:")]
+    assert seats and all(again[s] == first[s] + 1 for s in seats)  # never republished alone

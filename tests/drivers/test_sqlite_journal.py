@@ -16,7 +16,7 @@ from controller.events import event_from_json, event_to_json
 from controller.journal import JournalCorrupt, chain, record_text, verify
 from controller.runtime import TableRunner, replay
 from controller.table import Phase, fold, new_table
-from drivers.storage.sqlite_journal import SqliteJournal
+from drivers.storage.sqlite_journal import JournalError, SqliteJournal
 from tests.controller.round_script import T0, header, rounds
 
 
@@ -189,11 +189,11 @@ CHILD = textwrap.dedent(
     from pathlib import Path
     from controller.runtime import TableRunner
     from tests.controller.round_script import T0, header, rounds
-    path = Path(sys.argv[1])
+    path, sync = Path(sys.argv[1]), sys.argv[2]
     if path.exists():
-        runner = TableRunner.recover(path)
+        runner = TableRunner.recover(path, sync=sync)
     else:
-        runner = TableRunner.create(path, header(), T0 - 60)
+        runner = TableRunner.create(path, header(), T0 - 60, sync=sync)
     done = len(list(runner.journal.entries())) - 1
     for event, now in rounds(2)[done:]:
         runner.submit(event, now)
@@ -205,12 +205,17 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.parametrize("sync", ["full", "normal"])
 @pytest.mark.parametrize("kill_after", [3, 11, 17, 29])
-def test_sigkill_mid_round_loses_nothing(tmp_path: Path, kill_after: int) -> None:
+def test_sigkill_mid_round_loses_nothing(tmp_path: Path, kill_after: int, sync: str) -> None:
+    """Either durability survives the controller's death (``normal`` only risks a power cut)."""
     path = tmp_path / "t.sqlite"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", CHILD, str(path), sync],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     assert child.stdout is not None
     for _ in range(kill_after):
@@ -218,7 +223,7 @@ def test_sigkill_mid_round_loses_nothing(tmp_path: Path, kill_after: int) -> Non
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=30)
     finish = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path)],
+        [sys.executable, "-c", CHILD, str(path), sync],
         capture_output=True,
         text=True,
         env=env,
@@ -229,3 +234,35 @@ def test_sigkill_mid_round_loses_nothing(tmp_path: Path, kill_after: int) -> Non
     uninterrupted = fold(new_table(recovered.state.config), rounds(2))
     assert recovered.state == uninterrupted
     assert len(list(recovered.journal.entries())) == len(rounds(2)) + 1  # every event exactly once
+
+
+def test_an_unknown_sync_mode_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="journal sync 'fast': expected one of full, normal"):
+        SqliteJournal(tmp_path / "j.sqlite", "fast")
+    assert not (tmp_path / "j.sqlite").exists()
+
+
+def test_checkpoints_run_when_quiet_or_after_many_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows wait in the write-ahead log until the table is quiet (no append pays for a copy)."""
+    path = tmp_path / "j.sqlite"
+    wal = tmp_path / "j.sqlite-wal"
+    journal = SqliteJournal(path)
+    for i in range(50):
+        journal.append({"kind": "tick", "n": i}, T0 + i)
+    assert wal.stat().st_size > 0  # not copied yet: SQLite's own checkpoint is off
+    journal.quiet()
+    assert wal.stat().st_size == 0
+    monkeypatch.setattr(SqliteJournal, "CHECKPOINT_ROWS", 20)
+    for i in range(50, 69):
+        journal.append({"kind": "tick", "n": i}, T0 + i)
+    assert wal.stat().st_size > 0
+    journal.append({"kind": "tick", "n": 69}, T0 + 69)  # the 20th row since the last one
+    assert wal.stat().st_size == 0
+    journal.close()
+    reopened = SqliteJournal(path)
+    rows = list(reopened.entries())
+    verify(rows)
+    assert [r.record["n"] for r in rows] == list(range(70))
+    reopened.close()

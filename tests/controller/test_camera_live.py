@@ -1,0 +1,140 @@
+"""The camera in a running table: rendered frames of the real round, read by the recognizer,
+cross-checked with the shoe; a misread halts naming both readings, a lost camera is reported."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.tables import parse_table_text
+from controller.cards import Card, parse_cards
+from controller.events import Event
+from controller.running import RunningTable
+from controller.service import parse_command
+from controller.table import Phase
+from controller.topics import Sender, Topics
+from drivers.mqtt.client import BrokerAddress
+
+
+def table_file(table_id: str, journal: Path, camera: str) -> str:
+    return f"""
+[table]
+id = "{table_id}"
+game = "texas-poker"
+seating = "boxes"
+boxes = 2
+journal = "{journal}"
+[shoe]
+kind = "simulated"
+rate = 8
+seed = 3
+[camera]
+{camera}
+"""
+
+
+def command(sender: Sender, doc: dict[str, Any]) -> Event:
+    _, event = parse_command(sender, json.dumps({"v": 1, "id": "t", **doc}).encode())
+    return event
+
+
+def wait_for(ready: Callable[[], bool], timeout: float = 15.0, table: Any = None) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            state = table.service.state if table is not None else None
+            raise AssertionError(
+                f"timed out; the table is {state and state.phase}: {state and state.next_due}"
+            )
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def table(mosquitto: Any, table_id: str, tmp_path: Path) -> Any:
+    camera = 'enabled = true\nsource = "simulated"\nfps = 8\nstable_frames = 2'
+    config = parse_table_text(table_file(table_id, tmp_path / "j.db", camera), "test")
+    running = RunningTable(
+        config, tmp_path, BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    )
+    running.start()
+    yield running
+    running.stop()
+
+
+def deal_to_the_flop(table: RunningTable) -> None:
+    """Open, bet on box 1, close betting; the shoe deals to the flop decision."""
+    service = table.service
+    service.submit(command(Sender("pit"), {"command": "open_table", "by": "test"}))
+    service.submit(command(Sender("dealer"), {"command": "start_round"}))
+    bet = {"command": "place_bet", "hand": "box 1", "spot": "ante", "amount": "100"}
+    service.submit(command(Sender("seat", "1"), bet))
+    service.submit(command(Sender("dealer"), {"command": "no_more_bets"}))
+    wait_for(lambda: service.state.phase is Phase.DECIDING, table=table)
+
+
+def board(table: RunningTable) -> list[Card]:
+    rnd = table.service.state.round
+    assert rnd is not None
+    return [card for position, card, _ in rnd.cards if position == "board"]
+
+
+def test_the_camera_confirms_the_round_and_a_misread_halts_naming_both(
+    table: RunningTable, mqtt_client: Any, mosquitto: Any, table_id: str
+) -> None:
+    pit = mqtt_client(mosquitto, "pit")
+    pit.subscribe(Topics(table_id).pit.alerts)
+    deal_to_the_flop(table)
+    assert table.camera is not None and table.watcher is not None
+    wait_for(lambda: table.watcher is not None and table.watcher.frames >= 6)
+    time.sleep(0.5)  # several stable views of the dealt layout: all agree with the shoe
+    assert table.service.state.phase is Phase.DECIDING
+    assert table.service.hardware()["camera"]["connected"] is True
+
+    flop = board(table)
+    dealt = {card for _, card, _ in table.service.state.round.cards}  # type: ignore[union-attr]
+    other = next(c for c in parse_cards("2C 3D 4H 5S 6C 7D") if c not in dealt)
+    table.camera.swap("board", flop[0], other)
+    wait_for(lambda: table.service.state.phase is Phase.HALTED, table=table)
+    rnd = table.service.state.round
+    assert rnd is not None
+    reason = rnd.halt_reason
+    assert f"camera sees {other} at board, the shoe dealt" in reason
+    assert str(flop[0]) in reason
+    halts = [e.record for e in table.runner.journal.entries() if e.record.get("kind") == "halt"]
+    assert halts[-1]["actor"] == "camera"
+    message = json.loads(pit.expect(Topics(table_id).pit.alerts).payload)
+    assert message["event"] == "halted"
+
+    # the pit manager checks the layout and resumes: the same finding does not halt again
+    table.service.submit(command(Sender("pit"), {"command": "resume", "by": "pit", "note": "ok"}))
+    time.sleep(0.6)
+    assert table.service.state.phase is Phase.DECIDING
+
+
+def test_a_lost_camera_is_reported_and_the_shoe_deals_on(
+    table: RunningTable, mqtt_client: Any, mosquitto: Any, table_id: str
+) -> None:
+    pit = mqtt_client(mosquitto, "pit")
+    pit.subscribe(Topics(table_id).pit.alerts)
+    assert table.camera is not None
+    wait_for(lambda: table.service.hardware()["camera"].get("connected") is True)
+    table.camera.blind()
+    wait_for(lambda: table.service.hardware()["camera"].get("connected") is False)
+    alert = json.loads(pit.expect(Topics(table_id).pit.alerts).payload)
+    assert "camera lost (no frame for" in alert["data"]["message"]
+    deal_to_the_flop(table)  # the table is not halted: the shoe is its first witness
+    assert len(board(table)) == 3
+    table.camera.blind(False)
+    wait_for(lambda: table.service.hardware()["camera"].get("connected") is True)
+
+
+def test_a_camera_switched_on_needs_a_source(tmp_path: Path) -> None:
+    from controller.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="an enabled camera needs a source"):
+        parse_table_text(table_file("C1", tmp_path / "j.db", "enabled = true"), "t.toml")
