@@ -118,6 +118,10 @@ class RunningTable:
             self.transport.send(
                 self.codec.command(MessageType.LOCK if locked else MessageType.UNLOCK)
             )
+        elif self.simulator is not None:
+            # a shoe of the ASCII or RFID dialects has no gate: its simulator stands in for
+            # the dealer too, who draws a card only when one is due
+            self.simulator.locked = locked
 
     def _shoe_status(self) -> None:
         if self.transport is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from config.tables import parse_table_text
+from config.tables import TABLES_DIR, load_table, parse_table_text
 from controller.commands.demo import run_table
 from controller.games import GameId
 from controller.running import RunningTable
@@ -288,3 +288,44 @@ def test_the_table_resumes_from_its_journal_after_sigkill(
     with contextlib.closing(SqliteJournal(tmp_path / "j.db")) as journal:
         kinds = [e.record.get("kind") for e in journal.entries()]
     assert kinds.count("halt") >= 1
+
+
+@pytest.mark.parametrize("path", sorted(TABLES_DIR.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_example_table_runs_against_mosquitto_and_stops_on_sigterm(
+    path: Path, mosquitto: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    """``tablectl run`` on each shipped table file: online, its states retained, a shoe that
+    is absent (the physical tables' USB port) reported as such, offline after SIGTERM."""
+    config = load_table(path)
+    t = Topics(config.table.id)
+    display, pit = mqtt_client(mosquitto, "display"), mqtt_client(mosquitto, "pit")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+         "--broker", f"mqtt://controller:controller-dev@127.0.0.1:{mosquitto.port}",
+         "--journal", str(tmp_path / "j.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        started = json.loads(proc.stdout.readline() or "{}")
+        assert started.get("table") == config.table.id, proc.stderr and proc.stderr.read()
+        assert started["phase"] == "closed" and started["game"] == config.table.game.value
+        display.subscribe(t.status, t.state)
+        display.expect(t.status, "online", timeout=10)
+        state = json.loads(display.expect(t.state, timeout=10).payload)
+        assert state["phase"] == "closed" and state["audience"] == "public"
+        pit.subscribe(t.pit.state)
+        hardware = json.loads(pit.expect(t.pit.state, timeout=10).payload)["hardware"]
+        assert hardware["camera"]["enabled"] is config.camera.enabled
+        assert "write_ms" in hardware["journal"]
+        if config.shoe.kind == "serial":  # nothing on the configured port here
+            assert hardware["shoe"]["connected"] is not True
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert json.loads(out.splitlines()[-1]) == {
+        "table": config.table.id, "stopped": True, "phase": "closed", "rounds_started": 0
+    }  # fmt: skip
+    display.expect(t.status, "offline", timeout=10)

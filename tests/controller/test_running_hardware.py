@@ -1,5 +1,6 @@
-"""The camera in a running table: rendered frames of the real round, read by the recognizer,
-cross-checked with the shoe; a misread halts naming both readings, a lost camera is reported."""
+"""Hardware under a running table: the camera (rendered frames of the real round, read by the
+recognizer, cross-checked with the shoe; a misread halts naming both readings, a lost camera
+is reported) and the shoe (unplugged and back: status, and a halt where the dialect needs)."""
 
 from __future__ import annotations
 
@@ -138,3 +139,47 @@ def test_a_camera_switched_on_needs_a_source(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="an enabled camera needs a source"):
         parse_table_text(table_file("C1", tmp_path / "j.db", "enabled = true"), "t.toml")
+
+
+@pytest.mark.parametrize(("dialect", "halts"), [("uspc", True), ("framed", False)])
+def test_the_shoe_unplugged_and_back(
+    dialect: str, halts: bool, mosquitto: Any, mqtt_client: Any, table_id: str, tmp_path: Path
+) -> None:
+    """The status follows the cable; a shoe without sequence numbers halts the round (a card
+    may have been read while it was away), the framed shoe's records show what was missed."""
+    text = table_file(table_id, tmp_path / "j.db", "enabled = false").replace(
+        "seed = 3", f'seed = 3\ndialect = "{dialect}"\nfaults = "disconnect@3"'
+    )
+    config = parse_table_text(text, "test")
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    table = RunningTable(config, tmp_path, address)
+    pit = mqtt_client(mosquitto, "pit")
+    pit.subscribe(Topics(table_id).pit.state)
+    table.start()
+    try:
+        service = table.service
+        service.submit(command(Sender("pit"), {"command": "open_table", "by": "test"}))
+        service.submit(command(Sender("dealer"), {"command": "start_round"}))
+        bet = {"command": "place_bet", "hand": "box 1", "spot": "ante", "amount": "100"}
+        service.submit(command(Sender("seat", "1"), bet))
+        service.submit(command(Sender("dealer"), {"command": "no_more_bets"}))
+
+        def shoe_states() -> list[object]:
+            return [
+                json.loads(m.payload)["hardware"]["shoe"].get("connected")
+                for m in pit.messages(Topics(table_id).pit.state)
+            ]
+
+        wait_for(lambda: False in shoe_states() and shoe_states()[-1] is True, table=table)
+        seen = shoe_states()
+        assert seen.index(False) < len(seen) - 1  # lost, then back
+        if halts:
+            wait_for(lambda: service.state.phase is Phase.HALTED, table=table)
+            rnd = service.state.round
+            assert rnd is not None and "the shoe was disconnected" in rnd.halt_reason
+            resume = {"command": "resume", "by": "pit", "note": "layout checked"}
+            service.submit(command(Sender("pit"), resume))
+        wait_for(lambda: service.state.phase is Phase.DECIDING, table=table)
+        assert len(board(table)) == 3
+    finally:
+        table.stop()
