@@ -194,6 +194,21 @@ class Projector:
         self._last_settlements: dict[str, list[dict[str, Any]]] = {}
         self._pit_settlements: list[dict[str, Any]] = []
         self._seats: set[str] = set()
+        # a stake's view is the same in the dealer's, the pit's and its seat's states: it is
+        # built once per stake and decision point (keyed by the stake's identity; the stake
+        # is kept in the entry, so an identity is never reused while it is cached)
+        self._stake_views: dict[int, tuple[Stake, object, StakeView]] = {}
+
+    def _stake_view(self, state: TableState, rnd: Round, stake: Stake) -> StakeView:
+        point = rnd.due.point if state.phase is Phase.DECIDING and rnd.due is not None else None
+        cached = self._stake_views.get(id(stake))
+        if cached is not None and cached[0] is stake and cached[1] == (rnd.dark, point):
+            return cached[2]
+        view = _stake_view(state, rnd, stake)
+        if len(self._stake_views) > 512:
+            self._stake_views.clear()
+        self._stake_views[id(stake)] = (stake, (rnd.dark, point), view)
+        return view
 
     # ------------------------------------------------------------------ streams
 
@@ -306,7 +321,7 @@ class Projector:
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
             balance=None if balance is None else format_amount(balance),
-            stakes=[_stake_view(state, rnd, s) for s in mine] if rnd else [],
+            stakes=[self._stake_view(state, rnd, s) for s in mine] if rnd else [],
             cards=_card_views(rnd, seat, hands.__contains__) if rnd else [],
             settlements=self._last_settlements.get(seat, []),
         )
@@ -335,7 +350,7 @@ class Projector:
             ),
             halt_reason=rnd.halt_reason if rnd else "",
             cards=_card_views(rnd, DEALER) if rnd else [],
-            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            stakes=[self._stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             payments_due=payments,
             hardware=self.hardware(),
         )
@@ -351,7 +366,7 @@ class Projector:
             halt_reason=rnd.halt_reason if rnd else "",
             deck_id=state.deck_id,
             cards=_card_views(rnd, PIT) if rnd else [],
-            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            stakes=[self._stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             balances={seat: format_amount(b) for seat, b in state.balances},
             settlements=self._pit_settlements,
             corrections=[

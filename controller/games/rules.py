@@ -284,22 +284,22 @@ def format_amount(amount: Money) -> str:
     """
     if amount.__class__ is int:
         return str(amount)
-    if amount.denominator == 1:
-        return str(amount.numerator)
-    d = amount.denominator
+    num, den = amount.numerator, amount.denominator
+    if den == 1:
+        return str(num)
+    d, twos, fives = den, 0, 0
     while d % 2 == 0:
         d //= 2
+        twos += 1
     while d % 5 == 0:
         d //= 5
+        fives += 1
     if d != 1:
-        return f"{amount.numerator}/{amount.denominator}"
-    digits = 0
-    scaled = amount
-    while scaled.denominator != 1:
-        scaled *= 10
-        digits += 1
+        return f"{num}/{den}"
+    digits = max(twos, fives)  # the decimals needed: 10**digits is a multiple of den
+    scaled = num * 10**digits // den  # exact, in integers
     sign = "-" if scaled < 0 else ""
-    text = str(abs(scaled.numerator)).rjust(digits + 1, "0")
+    text = str(abs(scaled)).rjust(digits + 1, "0")
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
 
 

@@ -177,3 +177,22 @@ def test_republishing_some_audiences_leaves_no_gap_in_the_others() -> None:
     assert again[DEALER] == first[DEALER] + 2 and again[PIT] == first[PIT] + 2
     seats = [a for a in first if a.startswith("seat:")]
     assert seats and all(again[s] == first[s] + 1 for s in seats)  # never republished alone
+
+
+def test_cached_stake_views_equal_fresh_ones_at_every_step() -> None:
+    """Stake views are reused between audiences and inputs: never a stale one."""
+    kept = Projector(Topics("V2"))
+    checked = 0
+    for step in play_offline("ultimate-texas-holdem", Seating.SHARED, 4, seed=9, players=4):
+        fresh = Projector(Topics("V2"))
+        for audience in ("dealer", "pit"):
+            build = "dealer_state" if audience == "dealer" else "pit_state"
+            mine = getattr(kept, build)(step.after, 0.0).stakes
+            theirs = getattr(fresh, build)(step.after, 0.0).stakes
+            assert mine == theirs, (step.event.kind, audience)
+            checked += len(mine)
+        for seat in ("seat:1", "seat:2"):
+            assert kept.seat_state(step.after, seat, 0.0).stakes == (
+                fresh.seat_state(step.after, seat, 0.0).stakes
+            )
+    assert checked > 100
