@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.scenario",
     "controller.commands.deal",
     "controller.commands.run",
+    "controller.commands.console",
     "controller.commands.topics",
     "controller.commands.demo",
     "controller.commands.shoe",

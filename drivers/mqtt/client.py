@@ -103,6 +103,8 @@ class MqttLink:
         self.on_message = on_message
         self.keepalive = keepalive
         self._connected = threading.Event()
+        self._subscribed = threading.Event()
+        self._subscribe_mid: int | None = None
         self.connects = 0
         self.dropped = 0
         self.last_error = ""
@@ -123,6 +125,7 @@ class MqttLink:
         client.on_socket_open = _no_delay
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         self._client = client
 
     @property
@@ -138,6 +141,11 @@ class MqttLink:
     def wait_connected(self, timeout: float) -> bool:
         """Wait until connected; whether that happened in time."""
         return self._connected.wait(timeout)
+
+    def wait_subscribed(self, timeout: float) -> bool:
+        """Wait until the broker acknowledged this connection's subscriptions (a reply sent
+        after that reaches us); whether that happened in time."""
+        return self._subscribed.wait(timeout)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
         """Publish now; ``False`` (and the message dropped) while disconnected."""
@@ -168,8 +176,10 @@ class MqttLink:
             self.last_error = f"broker refused the connection: {reason}"
             return
         self.connects += 1
-        for topic in self.subscriptions:
-            client.subscribe(topic, qos=1)
+        if self.subscriptions:
+            _, self._subscribe_mid = client.subscribe([(t, 1) for t in self.subscriptions])
+        else:
+            self._subscribed.set()
         self._connected.set()
         if self.on_connected is not None:
             self.on_connected()
@@ -178,9 +188,20 @@ class MqttLink:
                        properties: Any) -> None:  # fmt: skip
         was = self._connected.is_set()
         self._connected.clear()
-        self.last_error = "" if not reason.is_failure else f"lost the broker: {reason}"
+        self._subscribed.clear()
+        if was or not self.last_error:  # keep why a login was refused
+            self.last_error = "" if not reason.is_failure else f"lost the broker: {reason}"
         if was and self.on_disconnected is not None:
             self.on_disconnected(self.last_error or "disconnected")
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:  # fmt: skip
+        if mid != self._subscribe_mid:
+            return
+        refused = [t for t, r in zip(self.subscriptions, reasons, strict=False) if r.is_failure]
+        if refused:  # Mosquitto grants and filters instead; other brokers may refuse
+            self.last_error = f"the broker refused the subscription to {', '.join(refused)}"
+        self._subscribed.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if self.on_message is not None:

@@ -1,0 +1,235 @@
+"""``tablectl send`` and ``tablectl watch``: a console on the command line.
+
+``send`` is one command from the dealer, the pit manager or a seat, as their consoles send
+it: published on the role's command topic with a fresh id, answered on the role's reply
+topic; it prints the reply and exits 0 when the table took the command, 1 when it refused it
+(the reason says why), 2 when the broker could not be reached or no reply came.
+``watch`` prints what a role (or a display) receives: its state as one line whenever the
+phase or the next step changes, every event, every alert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import queue
+import sys
+import time
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from controller.errors import ConfigError, TableError
+from controller.topics import AudienceTopics, Topics
+from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
+
+__all__ = ["parse_fields", "register"]
+
+ROLES = ("dealer", "pit", "display")
+PASSWORD_ENV = "TABLECTL_MQTT_PASSWORD"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``send`` and ``watch`` commands."""
+    send = subparsers.add_parser(
+        "send",
+        help="send one dealer, pit or seat command to a running table and print the reply",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+    )
+    _common(send)
+    send.add_argument(
+        "what", metavar="COMMAND", help="the command: resume, void_round, open_table, ..."
+    )
+    send.add_argument(
+        "fields", nargs="*", metavar="NAME=VALUE", help="its fields (JSON values or text)"
+    )
+    send.add_argument("--by", help="the pit manager's name (default: the login's user name)")
+    send.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the reply")
+    send.add_argument("--json", action="store_true", help="print the reply as JSON")
+    send.set_defaults(run=run_send)
+    watch = subparsers.add_parser(
+        "watch", help="print what a role or a display receives from a running table"
+    )
+    _common(watch)
+    watch.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
+    watch.add_argument("--json", action="store_true", help="one JSON object per message")
+    watch.set_defaults(run=run_watch)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", required=True, help="mqtt://[user[:password]@]host[:port]")
+    parser.add_argument("--table", required=True, help="the table id")
+    parser.add_argument(
+        "--as",
+        dest="role",
+        required=True,
+        metavar="ROLE",
+        help="dealer, pit, display or seat:N (the login defaults to the role's user)",
+    )
+
+
+def parse_fields(words: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` words as command fields; a value that is JSON is taken as JSON.
+
+    >>> parse_fields(["hand=box 3", "amount=25", "dark=true", "note=layout checked"])
+    {'hand': 'box 3', 'amount': 25, 'dark': True, 'note': 'layout checked'}
+    >>> parse_fields(["resume"])
+    Traceback (most recent call last):
+    controller.errors.ConfigError: field 'resume': expected NAME=VALUE
+    """
+    fields: dict[str, Any] = {}
+    for word in words:
+        name, sep, value = word.partition("=")
+        if not sep or not name:
+            raise ConfigError(f"field {word!r}: expected NAME=VALUE")
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value
+        fields[name] = parsed if isinstance(parsed, bool | int | float | list | dict) else value
+    return fields
+
+
+def _audience(topics: Topics, role: str) -> tuple[AudienceTopics | None, str]:
+    """The role's topics (None for a display) and its broker user name."""
+    if role in ("dealer", "pit"):
+        return (topics.dealer if role == "dealer" else topics.pit), role
+    if role == "display":
+        return None, "display"
+    if role.startswith("seat:") and role[5:]:
+        return topics.seat(role[5:]), f"seat-{role[5:]}"
+    raise ConfigError(f"--as {role!r}: expected dealer, pit, display or seat:N")
+
+
+def _address(url: str, user: str) -> BrokerAddress:
+    address = parse_broker_url(url)
+    if address.username is None:
+        address = replace(address, username=user)
+    if address.password is None:
+        address = replace(address, password=os.environ.get(PASSWORD_ENV))
+    return address
+
+
+def _connect(link: MqttLink, address: BrokerAddress, timeout: float) -> None:
+    link.start()
+    if not link.wait_connected(timeout) or not link.wait_subscribed(timeout):
+        link.stop()
+        why = link.last_error or "no answer"
+        raise TableError(f"could not log in to {address.url()} within {timeout:g} s: {why}")
+
+
+def run_send(args: argparse.Namespace) -> int:
+    """Publish the command, wait for its reply, print it."""
+    topics = Topics(args.table)
+    audience, user = _audience(topics, args.role)
+    if audience is None:
+        raise ConfigError("--as display: a display reads, it sends no command")
+    address = _address(args.broker, user)
+    fields = parse_fields(args.fields)
+    if args.role == "pit" and "by" not in fields:
+        fields["by"] = args.by or getpass.getuser()
+    command_id = f"cli-{uuid.uuid4().hex[:12]}"
+    command = {"v": 1, "id": command_id, "command": args.what, **fields}
+    replies: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def on_message(topic: str, payload: bytes) -> None:
+        try:
+            doc = json.loads(payload)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return
+        if isinstance(doc, dict) and doc.get("id") == command_id:
+            replies.put(doc)
+
+    link = MqttLink(
+        address, f"tablectl-send-{command_id}", subscriptions=[audience.reply],
+        on_message=on_message,
+    )  # fmt: skip
+    _connect(link, address, args.timeout)
+    try:
+        if not link.publish(audience.cmd, json.dumps(command).encode()):
+            raise TableError(f"the broker at {address.url()} went away before the command left")
+        try:
+            reply = replies.get(timeout=args.timeout)
+        except queue.Empty:
+            raise TableError(
+                f"no reply to {args.what} from table {args.table} within {args.timeout:g} s:"
+                " is it running, and may this login send on "
+                f"{audience.cmd}?"
+            ) from None
+    finally:
+        link.stop()
+    if args.json:
+        print(json.dumps(reply))
+    elif reply.get("ok"):
+        print(f"{args.what}: done")
+    else:
+        print(f"{args.what}: refused: {reply.get('reason', '')}")
+    return 0 if reply.get("ok") else 1
+
+
+def _line(topic: str, doc: dict[str, Any]) -> str:
+    """One message in words."""
+    stream = topic.split("/", 2)[2]
+    if doc.get("type") == "state":
+        rnd = doc.get("round_id") or "-"
+        nxt = doc.get("next") or ""
+        reason = doc.get("halt_reason") or ""
+        return f"{stream}: {doc.get('phase')} {rnd} {nxt} {reason}".rstrip()
+    if doc.get("type") == "reply":
+        verdict = "ok" if doc.get("ok") else f"refused: {doc.get('reason')}"
+        return f"{stream}: reply to {doc.get('command')} {doc.get('id')}: {verdict}"
+    data = doc.get("data", {})
+    details = " ".join(f"{k}={v}" for k, v in data.items()) if isinstance(data, dict) else data
+    return f"{stream}: {doc.get('event', '?')} {details}".rstrip()
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """Print what the role receives until Ctrl-C or ``--seconds``."""
+    topics = Topics(args.table)
+    audience, user = _audience(topics, args.role)
+    address = _address(args.broker, user)
+    if audience is None:
+        subscriptions = [topics.status, topics.state, topics.events]
+    else:
+        subscriptions = [audience.state, audience.events, audience.reply]
+        if args.role == "pit":
+            subscriptions.append(topics.pit.alerts)
+    messages: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    link = MqttLink(
+        address, f"tablectl-watch-{uuid.uuid4().hex[:8]}", subscriptions=subscriptions,
+        on_message=lambda topic, payload: messages.put((topic, payload)),
+    )  # fmt: skip
+    _connect(link, address, 5.0)
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    last_state: dict[str, str] = {}
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            left = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
+            try:
+                topic, payload = messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            try:
+                doc = json.loads(payload)
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                doc = {"type": "status", "status": payload.decode(errors="replace")}
+            if args.json:
+                print(json.dumps({"topic": topic, "message": doc}), flush=True)
+                continue
+            if not isinstance(doc, dict) or doc.get("type") == "status":
+                print(f"status: {payload.decode(errors='replace')}", flush=True)
+                continue
+            line = _line(topic, doc)
+            if doc.get("type") == "state":  # a state repeats on every input: print changes
+                if last_state.get(topic) == line:
+                    continue
+                last_state[topic] = line
+            print(line, flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.stop()
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,100 @@
+"""``tablectl send`` and ``tablectl watch`` against a running table on Mosquitto."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.tables import parse_table_text
+from controller.cli import main
+from controller.running import RunningTable
+from controller.table import Phase
+from drivers.mqtt.client import BrokerAddress
+
+
+@pytest.fixture
+def table(mosquitto: Any, table_id: str, tmp_path: Path) -> Any:
+    text = f"""
+[table]
+id = "{table_id}"
+game = "texas-poker"
+seating = "boxes"
+boxes = 2
+journal = "j.db"
+"""
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    running = RunningTable(parse_table_text(text, "test"), tmp_path, address)
+    running.start()
+    assert running.link.wait_connected(5)
+    yield running
+    running.stop()
+
+
+def send(port: int, table_id: str, role: str, *words: str) -> int:
+    return main(["send", "--broker", f"mqtt://127.0.0.1:{port}", "--table", table_id,
+                 "--as", role, *words])  # fmt: skip
+
+
+def test_commands_are_sent_and_their_replies_printed(
+    table: RunningTable, mosquitto: Any, table_id: str, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "pit-dev")
+    assert send(mosquitto.port, table_id, "pit", "open_table", "--by", "ann") == 0
+    assert capsys.readouterr().out == "open_table: done\n"
+    assert table.service.state.phase is Phase.IDLE
+
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "dealer-dev")
+    assert send(mosquitto.port, table_id, "dealer", "no_more_bets") == 1  # no round yet
+    out = capsys.readouterr().out
+    assert out.startswith("no_more_bets: refused: can't") and "idle" in out
+    assert send(mosquitto.port, table_id, "dealer", "start_round", "--json") == 0
+    assert '"ok": true' in capsys.readouterr().out
+
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "seat-1-dev")
+    words = ["place_bet", "hand=box 1", "spot=ante", "amount=100"]
+    assert send(mosquitto.port, table_id, "seat:1", *words) == 0
+    assert table.service.state.round is not None
+    assert [s.seat for s in table.service.state.round.stakes] == ["seat:1"]
+    assert send(mosquitto.port, table_id, "seat:1", "place_bet", "colour=red") == 1
+    assert "refused" in capsys.readouterr().out
+
+
+def test_a_bad_login_or_a_silent_table_is_an_error_that_says_so(
+    mosquitto: Any, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "wrong")
+    assert send(mosquitto.port, "T404", "pit", "open_table", "--timeout", "2") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tablectl send: error: could not log in to mqtt://pit@127.0.0.1")
+    assert "broker refused the connection: Not authorized" in err
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "pit-dev")
+    assert send(mosquitto.port, "T404", "pit", "open_table", "--timeout", "1") == 2
+    assert "no reply to open_table from table T404 within 1 s" in capsys.readouterr().err
+    assert send(mosquitto.port, "T404", "display", "open_table") == 2
+    assert "a display reads, it sends no command" in capsys.readouterr().err
+    assert send(mosquitto.port, "T404", "pit", "resume", "note") == 2
+    assert "field 'note': expected NAME=VALUE" in capsys.readouterr().err
+
+
+def test_watch_prints_what_the_pit_receives(
+    table: RunningTable, mosquitto: Any, table_id: str, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "pit-dev")
+    result: list[int] = []
+    port = mosquitto.port
+    argv = ["watch", "--broker", f"mqtt://127.0.0.1:{port}", "--table", table_id]
+    watcher = threading.Thread(
+        target=lambda: result.append(main([*argv, "--as", "pit", "--seconds", "2.5"]))
+    )
+    watcher.start()
+    time.sleep(1.0)
+    assert send(mosquitto.port, table_id, "pit", "open_table", "--by", "ann") == 0
+    watcher.join(10)
+    assert result == [0]
+    out = capsys.readouterr().out
+    assert "pit/state: closed" in out  # the retained state first
+    assert "pit/state: idle" in out and "pit/events: phase" in out
