@@ -486,7 +486,7 @@ class Stages:
 
     ``queue``: from the shoe driver handing the card over to the table's thread taking it;
     ``journal``: the journal write before the card is applied; ``handle``: the state machine;
-    ``events``: the card's messages built and handed to the MQTT client. (The pty and the
+    ``events``: the card's public event built and handed to the MQTT client. (The pty and the
     codec before, the client's thread, the broker and the display after, are the rest.)
     """
 
@@ -537,7 +537,7 @@ class Stages:
         def timed_publish(messages: Any) -> None:
             publish(messages)
             if self._card and len(self.times["events"]) < len(self.times["handle"]):
-                lap("events")  # the first batch after handle(): the events
+                lap("events")  # the first message after handle(): the public card event
 
         service.put = timed_put  # type: ignore[method-assign]
         service._shoe = timed_shoe  # type: ignore[method-assign]
@@ -688,7 +688,7 @@ def report(r: dict[str, Any]) -> None:
             "queue": "  inside: waiting for the table's thread",
             "journal": "  inside: the journal write",
             "handle": "  inside: handle()",
-            "events": "  inside: the card's events built and sent on",
+            "events": "  inside: its public event built and sent on",
         }
         for name, label in labels.items():
             row = one["stages"][name]

@@ -397,17 +397,20 @@ class TableService:
         before = self.runner.state
         actions = self.runner.submit(event, now)
         after = self.runner.state
-        for action in actions:  # the gate first: no card may slip out while we publish
-            if action.kind == "shoe_gate" and self.gate is not None:
-                self.gate(bool(action.data["locked"]))
-        events = self.projector.step_events(before, after, actions, now)
-        self._publish(events)
-        if events and self.publisher is not None:
-            # hand the interpreter to the MQTT network thread so the events leave now: it
-            # would otherwise wait for the lock until the states below are built
-            time.sleep(HANDOVER_SECONDS)
+        gates = [bool(a.data["locked"]) for a in actions if a.kind == "shoe_gate"]
+        if self.gate is not None and gates and gates[-1]:
+            self.gate(True)  # locked at once: no card may slip out while we publish
+        for n, message in enumerate(self.projector.iter_events(before, after, actions, now)):
+            self._publish([message])
+            if n == 0 and self.publisher is not None:
+                # hand the interpreter to the MQTT network thread so the first event (a
+                # card's public one) leaves now: it would otherwise wait for the lock until
+                # the other events and the states below are built
+                time.sleep(HANDOVER_SECONDS)
         if actions:
             self._publish(self.projector.states(after, now))
+        if self.gate is not None and gates and not gates[-1]:
+            self.gate(False)  # opened last: the next card finds this thread free
         if any(action.kind == "round_ended" for action in actions):
             self.runner.journal.quiet()
         for listener in self.listeners:

@@ -19,7 +19,7 @@ The projector keeps the sequence counters and the last round's summary; it does 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -448,13 +448,18 @@ class Projector:
         A publisher sends these before it builds the states: a display learns of a card as
         soon as the controller knows it, not after every audience's state is rendered.
         """
+        return list(self.iter_events(before, after, actions, now))
+
+    def iter_events(
+        self, before: TableState, after: TableState, actions: Iterable[Action], now: float
+    ) -> Iterator[Outgoing]:
+        """:meth:`step_events` one message at a time, each built when it is asked for (a
+        publisher sends the public card event before the other audiences' are built)."""
         actions = list(actions)
         snapshot = after.round or before.round
         self.observe(before, after, actions)
-        out: list[Outgoing] = []
         for action in actions:
-            out += self._route(before, after, snapshot, action, now)
-        return out
+            yield from self._route(before, after, snapshot, action, now)
 
     def _route(
         self,
@@ -463,11 +468,10 @@ class Projector:
         snapshot: Round | None,
         action: Action,
         now: float,
-    ) -> list[Outgoing]:
-        out: list[Outgoing] = []
+    ) -> Iterator[Outgoing]:
         kind, data = action.kind, action.data
         if kind == "card":
-            out.append(
+            yield (
                 self.event(
                     PUBLIC,
                     self.topics.events,
@@ -479,7 +483,7 @@ class Projector:
             rnd = after.round or snapshot
             seats = {s.seat for s in rnd.stakes if s.hand == data["position"]} if rnd else set()
             for seat in sorted(seats):
-                out.append(
+                yield (
                     self.event(
                         seat,
                         self.topics.seat(seat).events,
@@ -497,23 +501,23 @@ class Projector:
                 face = cards[index - 1][0]
                 if visible(rnd, str(data["position"]), index, face, PUBLIC):
                     public["card"] = data["now"]
-            out.append(self.event(PUBLIC, self.topics.events, kind, public, now))
+            yield (self.event(PUBLIC, self.topics.events, kind, public, now))
         elif kind in _PUBLIC_EVENTS:
             public = {k: data[k] for k in _PUBLIC_EVENTS[kind] if k in data}
             if kind == "phase" and after.phase is Phase.HALTED:
                 public["next"] = "halted"
-            out.append(self.event(PUBLIC, self.topics.events, kind, public, now))
+            yield (self.event(PUBLIC, self.topics.events, kind, public, now))
         if kind in _SEAT_EVENTS:
             target = data.get("seat") or data.get("audience")
             if isinstance(target, str) and target.startswith("seat:"):
                 seat = target
-                out.append(
+                yield (
                     self.event(
                         seat, self.topics.seat(seat).events, kind, _staff_copy(kind, data), now
                     )
                 )
         if kind == "card":
-            out.append(
+            yield (
                 self.event(
                     DEALER,
                     self.topics.dealer.events,
@@ -523,13 +527,12 @@ class Projector:
                 )
             )
         elif kind in _DEALER_EVENTS:
-            out.append(
+            yield (
                 self.event(DEALER, self.topics.dealer.events, kind, _staff_copy(kind, data), now)
             )
-        out.append(self.event(PIT, self.topics.pit.events, kind, data, now))
+        yield (self.event(PIT, self.topics.pit.events, kind, data, now))
         if kind in ("halted", "alert"):
-            out.append(self.event(PIT, self.topics.pit.alerts, kind, data, now))
-        return out
+            yield (self.event(PIT, self.topics.pit.alerts, kind, data, now))
 
     @staticmethod
     def _card_for(
