@@ -52,6 +52,8 @@ class RunningTable:
     ) -> None:
         self.config = config
         t = config.table
+        # everything that can be refused is checked before a file is opened
+        self.layout = self._zones() if config.camera.enabled else None
         self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
         self.journal_path.parent.mkdir(parents=True, exist_ok=True)
         self.runner = self._open_journal()
@@ -72,8 +74,7 @@ class RunningTable:
         self.service.status["camera"] = {"enabled": config.camera.enabled}
         self.camera: TableCamera | None = None  # the simulated camera, when configured
         self.watcher: CameraWatcher | None = None
-        if config.camera.enabled:
-            self.layout = self._zones()
+        if self.layout is not None:
             self.service.crosscheck = CrossCheck(self.layout.positions())
         self.link = MqttLink(
             address,
@@ -172,7 +173,7 @@ class RunningTable:
 
     def _start_camera(self) -> None:
         camera = self.config.camera
-        if not camera.enabled or camera.source is None:
+        if self.layout is None or camera.source is None:
             return
         source: Any
         if camera.source == "simulated":

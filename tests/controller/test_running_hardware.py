@@ -183,3 +183,13 @@ def test_the_shoe_unplugged_and_back(
         assert len(board(table)) == 3
     finally:
         table.stop()
+
+
+def test_zones_that_miss_a_box_are_refused_before_anything_opens(tmp_path: Path) -> None:
+    from controller.errors import ConfigError
+
+    camera = 'enabled = true\nsource = "simulated"\nzones = "shared-hand"'
+    config = parse_table_text(table_file("Z1", tmp_path / "j.db", camera), "t.toml")
+    with pytest.raises(ConfigError, match=r"camera\.zones: the layout .* watches no box 1, box 2"):
+        RunningTable(config, tmp_path, BrokerAddress("127.0.0.1", 1))
+    assert not (tmp_path / "j.db").exists()  # no journal begun for a table that cannot run
