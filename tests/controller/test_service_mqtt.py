@@ -24,6 +24,7 @@ from controller.topics import Topics
 from drivers.mqtt.client import BrokerAddress
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
+from simulators.display.live import LiveDisplay
 
 PASSWORDS = {u: f"{u}-dev" for u in ["dealer", "pit", "seat-1", "seat-2", "seat-3"]}
 
@@ -207,8 +208,22 @@ def test_the_table_survives_a_broker_restart(
         assert table.link.connects >= 2  # reconnected, and republished under a new birth
         display = mqtt_client(broker, "display")
         display.subscribe(Topics(table_id).state, Topics(table_id).status)
+        table.service.sync()
+        deadline = time.monotonic() + 5
         state = json.loads(display.expect(Topics(table_id).state).payload)
+        while state["phase"] != "idle" and time.monotonic() < deadline:  # the latest state
+            time.sleep(0.05)
+            state = json.loads(display.messages(Topics(table_id).state)[-1].payload)
         assert state["birth"] >= 2
+        last = [  # the display's retained state ends where the table's journal ends
+            a.data
+            for step in replay(table.runner.journal)
+            for a in step.actions
+            if a.kind == "round_ended"
+        ][-1]
+        assert state["phase"] == "idle"
+        assert state["last_round"]["round_id"] == last["round_id"]
+        assert state["last_round"]["outcome"] == last["outcome"]
         assert display.expect(Topics(table_id).status).payload == b"online"
     finally:
         crew.stop()
@@ -251,6 +266,10 @@ def test_the_table_resumes_from_its_journal_after_sigkill(
     t = Topics(table_id)
     status = mqtt_client(mosquitto, "display")
     status.subscribe(t.status)
+    watching = LiveDisplay(  # a display that stays through the crash
+        BrokerAddress("127.0.0.1", mosquitto.port, "display", "display-dev"), table_id, quiet=True
+    )
+    assert watching.start()
     crew = Crew(
         BrokerAddress("127.0.0.1", mosquitto.port),
         table_id,
@@ -279,7 +298,21 @@ def test_the_table_resumes_from_its_journal_after_sigkill(
         proc = start()
         assert crew.finished.wait(60), crew.rounds_ended
         assert any("restarted mid-round" in r for r in crew.pit.rulings)
+        # the display converges on the final state: the last round, as the table ended it
+        last = crew.rounds_ended[-1]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            seen = (watching.checker.state or {}).get("last_round") or {}
+            if seen.get("round_id") == last["round_id"]:
+                break
+            time.sleep(0.05)
+        state = watching.checker.state
+        assert state is not None and state["phase"] == "idle" and state["birth"] >= 2
+        assert state["last_round"]["round_id"] == last["round_id"]
+        assert state["last_round"]["outcome"] == last["outcome"]
+        assert [f for f in watching.checker.findings if f.kind != "gap"] == []
     finally:
+        watching.stop()
         crew.stop()
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=15)
