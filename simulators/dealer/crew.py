@@ -71,8 +71,8 @@ class Agent:
         self.link.start()
 
     def wait_connected(self, timeout: float) -> bool:
-        """Wait until the broker accepted the login; whether it did in time."""
-        return self.link.wait_connected(timeout)
+        """Wait until the broker accepted the login and its subscriptions; whether in time."""
+        return self.link.wait_connected(timeout) and self.link.wait_subscribed(timeout)
 
     def stop(self) -> None:
         """Disconnect."""

@@ -52,7 +52,7 @@ class LiveDisplay:
     def start(self, timeout: float = 5.0) -> bool:
         """Connect and subscribe; whether the broker accepted the display in ``timeout``."""
         self.link.start()
-        return self.link.wait_connected(timeout)
+        return self.link.wait_connected(timeout) and self.link.wait_subscribed(timeout)
 
     def stop(self) -> None:
         """Disconnect."""
