@@ -136,6 +136,7 @@ class Shoe:
         os.close(slave)
         self.splitter = FrameSplitter()
         self.locked = True  # a shoe comes up locked; the host opens the gate when a card is due
+        self.credit: int | None = None  # cards the open gate still lets through
         self.record = 0
         self.frames = 0
         self.rng = random.Random(seed)
@@ -157,9 +158,11 @@ class Shoe:
                 return
             for frame in self.splitter.feed(data):
                 if isinstance(frame, Frame) and frame.type == MessageType.LOCK:
-                    self.locked = True
+                    self.locked, self.credit = True, None
                 elif isinstance(frame, Frame) and frame.type == MessageType.UNLOCK:
+                    # a count opens the gate for that many cards (docs/shoe-protocol.md)
                     self.locked = False
+                    self.credit = frame.payload[0] if frame.payload and frame.payload[0] else None
 
     def _write(self, kind: MessageType, payload: bytes) -> int:
         self.frames += 1
@@ -179,6 +182,9 @@ class Shoe:
             self.deck = list(load_game(GAME.value).info.deck.shuffled(self.rng))
             self.record += 1
             self._write(MessageType.DECK_LOADED, deck_payload(self.record, f"d{self.record}"))
+        if self.credit is not None:
+            self.credit -= 1
+            self.locked = self.credit <= 0
         self.record += 1
         payload = card_payload(self.record, self.deck.pop(), 97)
         with self.arrived:

@@ -115,14 +115,19 @@ class RunningTable:
         self.service.put(Inbound("shoe", item=event))
 
     def _gate(self, locked: bool) -> None:
+        """Shut the shoe's gate, or open it for one card (the table opens it again for the
+        next card once it has taken this one, so no card can slip out after the last one
+        due, however fast the shoe deals)."""
         if self.transport is not None and isinstance(self.codec, FramedHostCodec):
             self.transport.send(
-                self.codec.command(MessageType.LOCK if locked else MessageType.UNLOCK)
+                self.codec.command(MessageType.LOCK)
+                if locked
+                else self.codec.command(MessageType.UNLOCK, count=1)
             )
         elif self.simulator is not None:
             # a shoe of the ASCII or RFID dialects has no gate: its simulator stands in for
             # the dealer too, who draws a card only when one is due
-            self.simulator.locked = locked
+            self.simulator.gate(locked, None if locked else 1)
 
     def _shoe_status(self) -> None:
         if self.transport is not None:

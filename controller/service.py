@@ -411,6 +411,10 @@ class TableService:
             self._publish(self.projector.states(after, now))
         if self.gate is not None and gates and not gates[-1]:
             self.gate(False)  # opened last: the next card finds this thread free
+        elif (
+            self.gate is not None and isinstance(event, CardDrawn) and after.phase is Phase.DEALING
+        ):
+            self.gate(False)  # the gate lets one card through at a time: the next one
         if any(action.kind == "round_ended" for action in actions):
             self.runner.journal.quiet()
         for listener in self.listeners:

@@ -930,8 +930,11 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
 
 
 def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Action]]:
-    where = state.next_due or state.phase.value
-    reason = f"card {card} arrived while no card was due ({state.phase}: waiting for {where})"
+    if state.phase is Phase.HALTED:  # the halt's reason is already there: not quoted again
+        reason = f"card {card} arrived while the table was halted"
+    else:
+        where = state.next_due or state.phase.value
+        reason = f"card {card} arrived while no card was due ({state.phase}: waiting for {where})"
     if state.round is None:
         # no round to stop: the card is reported, and the table stays as it is
         return state, [Action("alert", {"level": "error", "message": reason, "card": card.code})]

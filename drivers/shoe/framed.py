@@ -312,13 +312,23 @@ class FramedHostCodec:
         """Start a fresh inventory."""
         self._inventory.reset(deck_id)
 
-    def command(self, kind: MessageType) -> bytes:
-        """The frame of a host command (LOCK, UNLOCK, IDENTIFY), with its frame number."""
+    def command(self, kind: MessageType, count: int | None = None) -> bytes:
+        """The frame of a host command (LOCK, UNLOCK, IDENTIFY), with its frame number.
+
+        UNLOCK with a ``count`` opens the gate for that many cards, after which the shoe
+        shuts it itself; without one, until LOCK.
+        """
         if kind not in (MessageType.LOCK, MessageType.UNLOCK, MessageType.IDENTIFY):
             raise ValueError(
                 f"{kind.name} is not a host command: expected LOCK, UNLOCK or IDENTIFY"
             )
-        return self._encode(kind, b"")
+        if count is None:
+            return self._encode(kind, b"")
+        if kind is not MessageType.UNLOCK or not 1 <= count <= 255:
+            raise ValueError(
+                f"a card count goes with UNLOCK only, 1 to 255; got {kind.name} {count}"
+            )
+        return self._encode(kind, bytes((count,)))
 
     def _encode(self, kind: MessageType, payload: bytes) -> bytes:
         self._tx_seq = (self._tx_seq + 1) & 0xFF

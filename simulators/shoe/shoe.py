@@ -148,6 +148,7 @@ class ShoeSimulator:
         """Set once every card is drawn and (framed) acknowledged, or on failure."""
         self.error: BaseException | None = None
         self.locked = locked
+        self.credit: int | None = None  # cards the gate lets through before it shuts itself
         """Whether the gate is shut (a real shoe powers up locked until the host says)."""
         self.endless = endless
         """Shuffle a fresh deck whenever one runs out (a studio's shuffler), forever."""
@@ -277,6 +278,7 @@ class ShoeSimulator:
                     self._swap.clear()
                     break
                 index += 1
+                self._spend_credit()
                 self._draw(index, card)
                 if self.rate > 0:
                     self._next_card_at = time.monotonic() + self.rng.uniform(0.7, 1.3) / self.rate
@@ -308,6 +310,18 @@ class ShoeSimulator:
             return True
         p = self.faults.probability.get(fault, 0.0)
         return p > 0 and self.fault_rng.random() < p
+
+    def gate(self, locked: bool, credit: int | None = None) -> None:
+        """Shut the gate, or open it: for ``credit`` cards (then it shuts itself) or, with
+        None, until it is shut (UNLOCK without a count)."""
+        self.locked = locked
+        self.credit = None if locked else credit
+
+    def _spend_credit(self) -> None:
+        if self.credit is not None:
+            self.credit -= 1
+            if self.credit <= 0:
+                self.gate(True)
 
     def _draw(self, index: int, card: Card) -> None:
         if self._hit(Fault.DISCONNECT, index):
@@ -451,9 +465,9 @@ class ShoeSimulator:
             if self._outstanding and self._outstanding[0].record == record:
                 self._outstanding.pop(0)
         elif frame.type == MessageType.LOCK:
-            self.locked = True
+            self.gate(True)
         elif frame.type == MessageType.UNLOCK:
-            self.locked = False
+            self.gate(False, frame.payload[0] if frame.payload and frame.payload[0] else None)
         elif frame.type == MessageType.IDENTIFY:
             payload = hello_payload(0, self.boot, self.model, self.serial_number, self.firmware)
             self._send(encode_frame(self._next_tx(), MessageType.HELLO, payload))

@@ -193,3 +193,41 @@ def test_zones_that_miss_a_box_are_refused_before_anything_opens(tmp_path: Path)
     with pytest.raises(ConfigError, match=r"camera\.zones: the layout .* watches no box 1, box 2"):
         RunningTable(config, tmp_path, BrokerAddress("127.0.0.1", 1))
     assert not (tmp_path / "j.db").exists()  # no journal begun for a table that cannot run
+
+
+def test_a_fast_shoe_never_gets_a_card_out_after_the_last_one_due(
+    mosquitto: Any, table_id: str, tmp_path: Path
+) -> None:
+    """The gate opens for one card at a time: a shoe dealing 2,000 cards a second stops at the
+    flop's last card and the river's, round after round, and the table never halts."""
+    text = table_file(table_id, tmp_path / "j.db", "enabled = false").replace(
+        "rate = 8", "rate = 2000"
+    )
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    table = RunningTable(parse_table_text(text, "test"), tmp_path, address)
+    table.start()
+    service = table.service
+    try:
+        service.submit(command(Sender("pit"), {"command": "open_table", "by": "test"}))
+        for _ in range(4):
+            service.submit(command(Sender("dealer"), {"command": "start_round"}))
+            for seat in ("1", "2"):
+                bet = {"command": "place_bet", "hand": f"box {seat}", "spot": "ante"}
+                service.submit(command(Sender("seat", seat), {**bet, "amount": "100"}))
+            service.submit(command(Sender("dealer"), {"command": "no_more_bets"}))
+            wait_for(lambda: service.state.phase is Phase.DECIDING, table=table)
+            time.sleep(0.1)  # time for a card too many, were the gate still open
+            for seat, option in (("1", "bet"), ("2", "fold")):
+                decide = {"command": "decide", "hand": f"box {seat}", "option": option}
+                service.submit(command(Sender("seat", seat), decide))
+            wait_for(lambda: service.state.phase is Phase.REVEAL, table=table)
+            time.sleep(0.1)
+            service.submit(command(Sender("dealer"), {"command": "reveal_done"}))
+            wait_for(lambda: service.state.phase is Phase.IDLE, table=table)
+            assert table.simulator is not None
+            table.simulator.new_deck()
+        journal = table.runner.journal
+        assert [e.record for e in journal.entries() if e.record.get("kind") == "halt"] == []
+        assert service.state.rounds_started == 4
+    finally:
+        table.stop()

@@ -192,6 +192,14 @@ def test_a_card_when_none_is_due_halts_and_resume_continues() -> None:
     assert c.state.phase is Phase.HALTED
     assert "card AS arrived while no card was due (betting" in c.kinds("halted")[-1]["reason"]
     assert c.state.round is not None and c.state.round.stray == (Card.parse("AS"),)
+    for code in ("KS", "QS", "JS"):  # a shoe that keeps dealing: one short sentence each
+        c.send(CardDrawn(actor="shoe", card=Card.parse(code)))
+    assert c.state.round.halt_reason.endswith(
+        "; card KS arrived while the table was halted; card QS arrived while the table was "
+        "halted; card JS arrived while the table was halted"
+    )
+    assert len(c.state.round.halt_reason) < 300  # the reason never quotes itself
+    assert [str(x) for x in c.state.round.stray] == ["AS", "KS", "QS", "JS"]
     refused = c.bet("box 2", "bob", "ante", 10)
     assert (
         refused[-1].kind == "refused"

@@ -220,6 +220,31 @@ def test_lock_stops_the_shoe_and_unlock_releases_it() -> None:
     assert cards_of(events) == sim.expected_cards()[: len(cards_of(events))]
 
 
+def test_unlock_with_a_count_lets_exactly_that_many_cards_through() -> None:
+    events: list[ShoeEvent] = []
+    codec = FramedHostCodec()
+    sim = ShoeSimulator("framed", seed=5, rate=200.0, settle=0.02, locked=True)
+    sim.start()
+    transport = SerialTransport(sim.device, codec, events.append)
+    try:
+        transport.start()
+        time.sleep(0.2)
+        assert cards_of(events) == []  # it came up locked
+        for granted in (1, 1, 3):
+            before = len(cards_of(events))
+            transport.send(codec.command(MessageType.UNLOCK, count=granted))
+            assert wait_for(lambda b=before, g=granted: len(cards_of(events)) >= b + g)
+            time.sleep(0.2)  # a fast shoe: 200 cards a second, and not one more goes out
+            assert len(cards_of(events)) == before + granted and sim.locked
+    finally:
+        transport.stop()
+        sim.stop()
+    with pytest.raises(ValueError, match="a card count goes with UNLOCK only, 1 to 255"):
+        codec.command(MessageType.LOCK, count=1)
+    with pytest.raises(ValueError, match="1 to 255; got UNLOCK 0"):
+        codec.command(MessageType.UNLOCK, count=0)
+
+
 def test_seeded_decks_are_reproducible_and_stacks_are_dealt_in_order(tmp_path: Path) -> None:
     a = ShoeSimulator("uspc", seed=9, decks=2)
     b = ShoeSimulator("uspc", seed=9, decks=2)
