@@ -20,7 +20,7 @@ from config.camera import Zone, ZoneKind, ZoneLayout
 from controller.cards import Card
 from drivers.camera.capture import Frame
 from simulators.camera.render import FaceStyle
-from simulators.camera.scene import CardPlacement, SceneOptions, render_scene
+from simulators.camera.scene import CardPlacement, SceneOptions, render_felt, render_scene
 
 __all__ = ["TableCamera", "place_cards"]
 
@@ -87,8 +87,9 @@ class TableCamera:
         self.layout = layout
         self.cards = cards
         self.interval = 1.0 / fps if fps > 0 else 0.0
-        self.options = options or SceneOptions(noise=2.0, gradient=0.15)
+        self.options = options or SceneOptions()  # a steady studio light, a clean sensor
         self.rng = random.Random(seed)
+        self.felt = render_felt(self.options, seed)  # the table's cloth does not change
         self.index = 0
         self._next = time.monotonic()
         self._swaps: dict[tuple[str, Card], Card] = {}
@@ -136,7 +137,9 @@ class TableCamera:
             (p, self._swaps.get((p, c), c), up or c in self._exposed) for p, c, up in self.cards()
         ]
         placements = place_cards(self.layout, shown, card_width=self.options.card_width)
-        frame = render_scene(placements, self.options, seed=self.rng.randrange(1 << 30))
+        frame = render_scene(
+            placements, self.options, seed=self.rng.randrange(1 << 30), felt=self.felt
+        )
         self.index += 1
         return Frame(self.index, time.time(), frame.image)
 

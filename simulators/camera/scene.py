@@ -33,6 +33,7 @@ __all__ = [
     "deal_layout",
     "grid_capacity",
     "random_options",
+    "render_felt",
     "render_scene",
     "scatter_cards",
 ]
@@ -115,6 +116,11 @@ def _felt(options: SceneOptions, rng: np.random.Generator) -> Image:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def render_felt(options: SceneOptions = SceneOptions(), seed: int = 0) -> Image:
+    """The empty felt of ``options`` (its texture), to pass to :func:`render_scene`."""
+    return _felt(options, np.random.default_rng(seed))
+
+
 def _draw_layout(img: Image, layout: ZoneLayout) -> None:
     h, w = img.shape[:2]
     gold = (60, 170, 200)
@@ -175,12 +181,20 @@ def _light(img: Image, options: SceneOptions, rng: np.random.Generator) -> Image
 
 
 def render_scene(
-    placements: Sequence[CardPlacement], options: SceneOptions = SceneOptions(), seed: int = 0
+    placements: Sequence[CardPlacement],
+    options: SceneOptions = SceneOptions(),
+    seed: int = 0,
+    *,
+    felt: Image | None = None,
 ) -> RenderedFrame:
-    """Render the cards on the felt as the camera sees them; deterministic from ``seed``."""
+    """Render the cards on the felt as the camera sees them; deterministic from ``seed``.
+
+    ``felt`` is a top view of the empty felt to reuse (:func:`render_felt`); a frame stream
+    of one table draws it once instead of every frame.
+    """
     rng = np.random.default_rng(seed)
     w, h = options.width, options.height
-    top = _felt(options, rng)
+    top = _felt(options, rng) if felt is None else felt.copy()
     if options.draw_zones is not None:
         _draw_layout(top, options.draw_zones)
     cam = _camera(options)
