@@ -1,7 +1,8 @@
 """Camera configuration: the per-table switch and settings, and the table's zones as polygons.
 
-Zones are polygons in normalised image coordinates; :class:`CameraConfig` is the ``[camera]``
-part of a table's configuration (whether the camera cross-checks the shoe at all).
+Zones are polygons in normalised image coordinates; a table's ``[camera]`` settings (whether
+the camera cross-checks the shoe at all, its source, zones and profile) are
+:class:`config.tables.CameraSettings`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from controller.errors import ConfigError
 __all__ = [
     "DEFAULT_ZONES",
     "ZONES_DIR",
-    "CameraConfig",
     "Zone",
     "ZoneKind",
     "ZoneLayout",
@@ -134,29 +134,6 @@ class ZoneLayout(BaseModel):
             f"no zone {zone_id!r} in layout {self.name!r}: expected one of "
             f"{', '.join(z.id for z in self.zones)}"
         )
-
-
-class CameraConfig(BaseModel):
-    """A table's camera: whether it cross-checks the shoe, and how it is set up.
-
-    ``enabled = false`` switches the camera off for the table: the shoe alone is trusted and
-    nothing the camera sees reaches the state machine (the running table reads
-    ``camera.enabled``). ``source`` is a device index, a video file or a stream URL;
-    ``zones`` and ``profile`` default to the shipped seven-box layout and the built-in
-    profile; a card counts once seen on ``stable_frames`` recognised frames in a row.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    enabled: bool = True
-    source: str | int = 0
-    zones: Path | None = None
-    profile: Path | None = None
-    stable_frames: int = Field(default=3, ge=1, le=60)
-
-    def layout(self) -> ZoneLayout:
-        """The table's zone layout, read and validated."""
-        return load_zones(self.zones)
 
 
 def zones_path(name: str) -> Path:

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from config.camera import CameraConfig, load_zones
+from config.camera import load_zones, zones_path
 from config.schema import load_game
+from config.tables import CameraSettings
 from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import parse_cards
 from controller.crosscheck import CAMERA, CrossCheck, by_position, expected_positions
@@ -156,9 +157,9 @@ def test_zones_of_one_position_merge_and_unknown_zones_are_outside() -> None:
 
 
 def test_the_camera_switch_and_the_zone_positions() -> None:
-    config = CameraConfig.model_validate({"enabled": False, "source": "rtsp://cam/1"})
-    assert not config.enabled and CameraConfig().enabled
-    layout = config.layout()
+    config = CameraSettings.model_validate({"enabled": False, "source": "rtsp://cam/1"})
+    assert not config.enabled and not CameraSettings().enabled  # off unless switched on
+    layout = load_zones(zones_path(config.zones or "default"))
     assert layout.positions()["box3"] == "box 3"
     assert load_zones(Path("config/zones/shared-hand.toml")).positions()["player"] == "player"
     off = CrossCheck(layout.positions(), enabled=False)
