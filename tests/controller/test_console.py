@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -98,3 +99,17 @@ def test_watch_prints_what_the_pit_receives(
     out = capsys.readouterr().out
     assert "pit/state: closed" in out  # the retained state first
     assert "pit/state: idle" in out and "pit/events: phase" in out
+
+
+def test_watch_as_a_display_prints_the_public_stream(
+    table: RunningTable, mosquitto: Any, table_id: str, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "display-dev")
+    argv = ["watch", "--broker", f"mqtt://127.0.0.1:{mosquitto.port}", "--table", table_id]
+    assert main([*argv, "--as", "display", "--seconds", "1", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    topics = {line["topic"] for line in lines}
+    assert f"tablectl/{table_id}/status" in topics and f"tablectl/{table_id}/state" in topics
+    state = next(x["message"] for x in lines if x["topic"].endswith("/state"))
+    assert state["audience"] == "public" and state["phase"] == "closed"
+    assert not [t for t in topics if "/pit/" in t or "/dealer/" in t]
