@@ -89,14 +89,19 @@ def test_watch_prints_what_the_pit_receives(
     port = mosquitto.port
     argv = ["watch", "--broker", f"mqtt://127.0.0.1:{port}", "--table", table_id]
     watcher = threading.Thread(
-        target=lambda: result.append(main([*argv, "--as", "pit", "--seconds", "2.5"]))
+        target=lambda: result.append(main([*argv, "--as", "pit", "--seconds", "4"]))
     )
     watcher.start()
-    time.sleep(1.0)
+    out = ""
+    deadline = time.monotonic() + 10
+    while "pit/state: closed" not in out:  # the watch is in: it printed the retained state
+        assert time.monotonic() < deadline, out
+        time.sleep(0.05)
+        out += capsys.readouterr().out
     assert send(mosquitto.port, table_id, "pit", "open_table", "--by", "ann") == 0
     watcher.join(10)
     assert result == [0]
-    out = capsys.readouterr().out
+    out += capsys.readouterr().out
     assert "pit/state: closed" in out  # the retained state first
     assert "pit/state: idle" in out and "pit/events: phase" in out
 
