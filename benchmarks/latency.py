@@ -50,9 +50,6 @@ from collections import deque
 from pathlib import Path
 from typing import IO, Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
-
 from config.schema import load_game
 from config.tables import parse_table_text
 from controller.cards import Card
@@ -66,8 +63,7 @@ from drivers.mqtt.broker import (
     dev_password,
     find_mosquitto,
 )
-from drivers.mqtt.client import BrokerAddress
-from drivers.mqtt.client import _no_delay as no_delay
+from drivers.mqtt.client import BrokerAddress, MqttLink
 from drivers.shoe.events import CardRead
 from drivers.shoe.framed import (
     Frame,
@@ -110,16 +106,6 @@ def figures(values: list[float]) -> dict[str, float]:
 
 def address_at(port: int, user: str) -> BrokerAddress:
     return BrokerAddress("127.0.0.1", port, user, dev_password(user))
-
-
-def paho_client(port: int, user: str, name: str) -> mqtt.Client:
-    c = mqtt.Client(
-        CallbackAPIVersion.VERSION2, client_id=name, protocol=MQTTProtocolVersion.MQTTv311
-    )
-    c.username_pw_set(user, dev_password(user))
-    c.max_inflight_messages_set(1000)
-    c.on_socket_open = no_delay
-    return c
 
 
 # ================================================================================ the floor
@@ -205,29 +191,27 @@ class Shoe:
 
 
 class Display:
-    """A paho subscriber logged in as ``display`` on every table's public events."""
+    """A subscriber logged in as ``display`` on every table's public events, and the bare
+    path's publisher (both the controller's own MQTT link, so both paths send alike)."""
 
     def __init__(self, port: int, shoes: dict[str, Shoe]) -> None:
         self.shoes = shoes
         self.rtt_sent = 0
         self.rtt: list[float] = []
         self.rtt_arrived = threading.Event()
-        self.client = paho_client(port, "display", "bench-display")
-        subscribed = threading.Event()
-        self.client.on_subscribe = lambda *a: subscribed.set()
-        self.client.on_message = self._on_message
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe("tablectl/+/events", qos=1)
-        self.client.loop_start()
-        if not subscribed.wait(WAIT):
-            raise RuntimeError("the display's subscription was not acknowledged")
-        self.publisher = paho_client(port, "controller", "bench-bare-publisher")
-        self.publisher.connect("127.0.0.1", port)
-        self.publisher.loop_start()
+        self.client = MqttLink(
+            address_at(port, "display"), "bench-display",
+            subscriptions=["tablectl/+/events"], on_message=self._on_message,
+        )  # fmt: skip
+        self.publisher = MqttLink(address_at(port, "controller"), "bench-bare-publisher")
+        for link in (self.client, self.publisher):
+            link.start()
+            if not (link.wait_connected(WAIT) and link.wait_subscribed(WAIT)):
+                raise RuntimeError(f"the benchmark's display could not log in: {link.last_error}")
 
-    def _on_message(self, _c: Any, _u: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, topic: str, payload: bytes) -> None:
         at = time.monotonic_ns()
-        table_id = message.topic.split("/")[1]
+        table_id = topic.split("/")[1]
         if table_id == "RTT":
             self.rtt.append((at - self.rtt_sent) / 1e6)
             self.rtt_arrived.set()
@@ -235,23 +219,22 @@ class Display:
         shoe = self.shoes.get(table_id)
         if shoe is None:
             return
-        if CARD_EVENT in message.payload:
+        if CARD_EVENT in payload:
             shoe.received(at)
-        elif ROUND_ENDED in message.payload:
+        elif ROUND_ENDED in payload:
             shoe.new_deck = True
 
     def round_trip(self) -> None:
         """The bare path: publish (QoS 1) to a topic this display reads; time its arrival."""
         self.rtt_arrived.clear()
         self.rtt_sent = time.monotonic_ns()
-        self.publisher.publish("tablectl/RTT/events", b'{"v":1,"event":"ping"}', qos=1)
+        self.publisher.publish("tablectl/RTT/events", b'{"v":1,"event":"ping"}')
         if not self.rtt_arrived.wait(WAIT):
             raise RuntimeError(f"the bare message did not arrive within {WAIT} s")
 
     def stop(self) -> None:
-        for c in (self.client, self.publisher):
-            c.disconnect()
-            c.loop_stop()
+        self.client.stop()
+        self.publisher.stop()
 
 
 def deal_when_open(shoe: Shoe, deadline: float) -> bool:

@@ -8,6 +8,7 @@ the camera cross-checks the shoe at all, its source, zones and profile) are
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +24,7 @@ __all__ = [
     "ZoneKind",
     "ZoneLayout",
     "load_zones",
+    "table_layout",
     "zones_path",
 ]
 
@@ -134,6 +136,20 @@ class ZoneLayout(BaseModel):
             f"no zone {zone_id!r} in layout {self.name!r}: expected one of "
             f"{', '.join(z.id for z in self.zones)}"
         )
+
+
+def table_layout(name: str | None, shared: bool, hands: Iterable[str]) -> ZoneLayout:
+    """A table's zone layout: ``name`` (shipped or a path), by default the shipped one for its
+    seating (``shared``: the shared-hand studio); refused unless it watches every hand."""
+    layout = load_zones(zones_path(name or ("shared-hand" if shared else "default")))
+    watched = set(layout.positions().values())
+    missing = [hand for hand in hands if hand not in watched]
+    if missing:
+        raise ConfigError(
+            f"the zones {layout.name!r} watch no {', '.join(missing)}: expected a zone for "
+            "every player hand"
+        )
+    return layout
 
 
 def zones_path(name: str) -> Path:

@@ -150,7 +150,7 @@ class DealerState(_Envelope):
     payments_due: list[dict[str, str]] = Field(description="hand, seat, amount to pay")
     hardware: dict[str, Any] = Field(
         description="status of the shoe, camera, broker link and journal (write_ms: the last "
-        "durable write, slowest_ms: the slowest of the latest 1024)"
+        "durable write, slowest_ms: the slowest of the latest 1,024 to 2,048)"
     )
 
 
@@ -173,7 +173,7 @@ class PitState(_Envelope):
     stray: list[str]
     hardware: dict[str, Any] = Field(
         description="status of the shoe, camera, broker link and journal (write_ms: the last "
-        "durable write, slowest_ms: the slowest of the latest 1024)"
+        "durable write, slowest_ms: the slowest of the latest 1,024 to 2,048)"
     )
     rounds_started: int
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from config.camera import ZoneLayout, load_zones, zones_path
+from config.camera import ZoneLayout, table_layout
 from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
 from controller.crosscheck import CrossCheck, card_faces
 from controller.errors import ConfigError
@@ -164,17 +164,11 @@ class RunningTable:
     # ------------------------------------------------------------------ the camera
 
     def _zones(self) -> ZoneLayout:
-        t, camera = self.config.table, self.config.camera
-        name = camera.zones or ("shared-hand" if t.seating is Seating.SHARED else "default")
-        layout = load_zones(zones_path(name))
-        watched = set(layout.positions().values())
-        missing = [hand for hand in t.hands if hand not in watched]
-        if missing:
-            raise ConfigError(
-                f"camera.zones: the layout {layout.name!r} watches no {', '.join(missing)}: "
-                "expected a zone for every player hand"
-            )
-        return layout
+        t = self.config.table
+        try:
+            return table_layout(self.config.camera.zones, t.seating is Seating.SHARED, t.hands)
+        except ConfigError as error:
+            raise ConfigError(f"camera.zones: {error}") from None
 
     def _start_camera(self) -> None:
         camera = self.config.camera

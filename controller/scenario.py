@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from config.camera import ZoneLayout, load_zones, zones_path
+from config.camera import ZoneLayout, table_layout
 from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import Card, parse_cards
 from controller.crosscheck import CheckResult, CrossCheck
@@ -469,16 +469,9 @@ def run_scenario(scenario: Scenario, game: Game, source: str = "scenario") -> Ru
 
 def _layout(scenario: Scenario, source: str) -> ZoneLayout:
     """The camera's zone layout for a scenario: named, or the shipped one for its seating."""
-    name = scenario.zones or ("shared-hand" if scenario.seating is Seating.SHARED else "default")
     try:
-        layout = load_zones(zones_path(name))
+        return table_layout(
+            scenario.zones or None, scenario.seating is Seating.SHARED, scenario.hands
+        )
     except ConfigError as error:
         raise ScenarioError(f"{source}: {error}") from None
-    watched = set(layout.positions().values())
-    unwatched = [hand for hand in scenario.hands if hand not in watched]
-    if unwatched:
-        raise ScenarioError(
-            f"{source}: the zones {layout.name!r} watch no {', '.join(unwatched)}: expected a "
-            "zone for every player hand"
-        )
-    return layout

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from config.camera import Zone, ZoneKind, ZoneLayout
+from config.camera import Zone, ZoneLayout
 from controller.cards import Card
 from drivers.camera.capture import Frame
 from simulators.camera.render import FaceStyle
@@ -42,9 +42,9 @@ def place_cards(
     """
     face = face or FaceStyle()
     zones: dict[str, Zone] = {}
+    positions = layout.positions()
     for zone in layout.zones:
-        position = f"box {zone.box}" if zone.kind is ZoneKind.BOX else zone.kind.value
-        zones.setdefault(position, zone)
+        zones.setdefault(positions[zone.id], zone)
     by_position: dict[str, list[tuple[Card, bool]]] = {}
     for position, card, up in cards:
         by_position.setdefault(position, []).append((card, up))

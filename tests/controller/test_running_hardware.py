@@ -67,15 +67,20 @@ def table(mosquitto: Any, table_id: str, tmp_path: Path) -> Any:
     running.stop()
 
 
-def deal_to_the_flop(table: RunningTable) -> None:
-    """Open, bet on box 1, close betting; the shoe deals to the flop decision."""
+def open_and_bet(table: RunningTable) -> None:
+    """Open the table, bet on box 1 and close betting: the shoe deals."""
     service = table.service
     service.submit(command(Sender("pit"), {"command": "open_table", "by": "test"}))
     service.submit(command(Sender("dealer"), {"command": "start_round"}))
     bet = {"command": "place_bet", "hand": "box 1", "spot": "ante", "amount": "100"}
     service.submit(command(Sender("seat", "1"), bet))
     service.submit(command(Sender("dealer"), {"command": "no_more_bets"}))
-    wait_for(lambda: service.state.phase is Phase.DECIDING, table=table)
+
+
+def deal_to_the_flop(table: RunningTable) -> None:
+    """Open, bet on box 1, close betting; the shoe deals to the flop decision."""
+    open_and_bet(table)
+    wait_for(lambda: table.service.state.phase is Phase.DECIDING, table=table)
 
 
 def board(table: RunningTable) -> list[Card]:
@@ -158,11 +163,7 @@ def test_the_shoe_unplugged_and_back(
     table.start()
     try:
         service = table.service
-        service.submit(command(Sender("pit"), {"command": "open_table", "by": "test"}))
-        service.submit(command(Sender("dealer"), {"command": "start_round"}))
-        bet = {"command": "place_bet", "hand": "box 1", "spot": "ante", "amount": "100"}
-        service.submit(command(Sender("seat", "1"), bet))
-        service.submit(command(Sender("dealer"), {"command": "no_more_bets"}))
+        open_and_bet(table)
 
         def shoe_states() -> list[object]:
             return [
@@ -190,7 +191,7 @@ def test_zones_that_miss_a_box_are_refused_before_anything_opens(tmp_path: Path)
 
     camera = 'enabled = true\nsource = "simulated"\nzones = "shared-hand"'
     config = parse_table_text(table_file("Z1", tmp_path / "j.db", camera), "t.toml")
-    with pytest.raises(ConfigError, match=r"camera\.zones: the layout .* watches no box 1, box 2"):
+    with pytest.raises(ConfigError, match=r"camera\.zones: the zones .* watch no box 1, box 2"):
         RunningTable(config, tmp_path, BrokerAddress("127.0.0.1", 1))
     assert not (tmp_path / "j.db").exists()  # no journal begun for a table that cannot run
 

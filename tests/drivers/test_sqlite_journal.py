@@ -266,3 +266,21 @@ def test_checkpoints_run_when_quiet_or_after_many_rows(
     verify(rows)
     assert [r.record["n"] for r in rows] == list(range(70))
     reopened.close()
+
+
+def test_the_journal_status_tracks_its_slowest_recent_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TableRunner, "WRITES_KEPT", 4)
+    runner = TableRunner.create(tmp_path / "j.sqlite", header(), T0 - 60)
+    seen: list[float] = []
+    for n, (event, now) in enumerate(rounds(1)[:12], start=1):
+        runner.submit(event, now)
+        seen.append(runner.write_ms[-1])
+        status = runner.journal_status()
+        window = list(runner.write_ms)
+        assert status["write_ms"] == round(seen[-1], 3)
+        assert round(max(window), 3) <= status["slowest_ms"] <= round(max(seen[-8:]), 3)
+        if n % 4 == 0:  # the window moved on: exactly its own slowest
+            assert status["slowest_ms"] == round(max(window), 3)
+    runner.close()
