@@ -25,7 +25,8 @@ Three figures:
    per delivery, and for the last display to get each card.
 
     python benchmarks/latency.py [--cards N] [--tables N] [--seconds S] [--displays N]
-                                 [--display-cards N] [--json]
+                                 [--display-cards N] [--scenarios one,many,swarm]
+                                 [--sync full,normal] [--json]
 
 A Mosquitto is started on a free loopback port (``apt-get install mosquitto``).
 """
@@ -473,7 +474,8 @@ baud = 115200
 class Stages:
     """Times the hand-overs of each card inside the controller, by wrapping the table's parts.
 
-    ``queue``: from the shoe driver handing the card over to the table's thread taking it;
+    ``queue``: from the shoe driver handing the card over to the table taking it (in the
+    shoe's own thread when the table is idle, else in the table's thread);
     ``journal``: the journal write before the card is applied; ``handle``: the state machine;
     ``events``: the card's public event built and handed to the MQTT client. (The pty and the
     codec before, the client's thread, the broker and the display after, are the rest.)
@@ -487,7 +489,7 @@ class Stages:
         self._card = False  # the table's thread is handling a card
         self._mark = 0
         service, runner = table.service, table.runner
-        put, shoe, submit = service.put, service._shoe, runner.submit
+        put, offer, shoe, submit = service.put, service.offer, service._shoe, runner.submit
         append, publish = runner.journal.append, service._publish
 
         def lap(name: str) -> None:
@@ -499,6 +501,12 @@ class Stages:
             if inbound.kind == "shoe" and isinstance(inbound.item, CardRead):
                 self._put = time.perf_counter_ns()
             put(inbound)
+
+        def timed_offer(inbound: Any) -> bool:
+            if inbound.kind == "shoe" and isinstance(inbound.item, CardRead):
+                self._put = time.perf_counter_ns()
+            handled: bool = offer(inbound)
+            return handled
 
         def timed_shoe(event: Any, now: float) -> None:
             if self._put and isinstance(event, CardRead):
@@ -529,6 +537,7 @@ class Stages:
                 lap("events")  # the first message after handle(): the public card event
 
         service.put = timed_put  # type: ignore[method-assign]
+        service.offer = timed_offer  # type: ignore[method-assign]
         service._shoe = timed_shoe  # type: ignore[method-assign]
         runner.journal.append = timed_append  # type: ignore[method-assign]
         runner.submit = timed_submit  # type: ignore[method-assign]
@@ -570,6 +579,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the tables deal")
     parser.add_argument("--displays", type=int, default=500, help="displays on one table")
     parser.add_argument("--display-cards", type=int, default=200, help="cards for the displays")
+    parser.add_argument(
+        "--scenarios",
+        default="one,many,swarm",
+        help="which to run, comma-separated: one (one table), many (the tables), swarm "
+        "(the displays)",
+    )
+    parser.add_argument(
+        "--sync", default="full,normal", help="journal_sync modes to run, comma-separated"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--role", choices=["floor", "crew"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -580,6 +598,11 @@ def main() -> int:
         return role_floor(args)
     if args.role == "crew":
         return role_crew(args)
+    chosen = set(args.scenarios.split(","))
+    syncs = [mode for mode in args.sync.split(",") if mode]
+    unknown = (chosen - {"one", "many", "swarm"}) | (set(syncs) - {"full", "normal"})
+    if unknown:
+        parser.error(f"expected scenarios one, many, swarm and syncs full, normal; got {unknown}")
     try:
         broker = MosquittoBroker(auth=True).start()
     except BrokerError as error:
@@ -596,7 +619,7 @@ def main() -> int:
             folder = Path(tmp)
             r["journal_write"] = journal_write_ms(folder / "alone")
             r["one_table"] = []
-            for sync in ("full", "normal"):
+            for sync in syncs if "one" in chosen else []:
                 print(f"one table, {args.cards} cards, {sync} ...", file=sys.stderr, flush=True)
                 one = scenario("one", broker.port, folder / f"one-{sync}", ["L1"],
                                "--cards", str(args.cards), sync=sync)  # fmt: skip
@@ -613,14 +636,11 @@ def main() -> int:
                         "stages": one["stages"],
                     }
                 )
-            print(
-                f"{args.tables} tables for {args.seconds:g} s, twice ...",
-                file=sys.stderr,
-                flush=True,
-            )
             ids = [f"M{i + 1}" for i in range(args.tables)]
             r["many_tables"] = []
-            for sync in ("full", "normal"):
+            for sync in syncs if "many" in chosen else []:
+                print(f"{args.tables} tables for {args.seconds:g} s, {sync} ...", file=sys.stderr,
+                      flush=True)  # fmt: skip
                 many = scenario("many", broker.port, folder / f"many-{sync}", ids,
                                 "--seconds", str(args.seconds), sync=sync)  # fmt: skip
                 r["many_tables"].append(
@@ -635,18 +655,19 @@ def main() -> int:
                         "errors": many["errors"],
                     }
                 )
-            print(f"{args.displays} displays ...", file=sys.stderr, flush=True)
-            swarm = scenario(
-                "swarm", broker.port, folder / "swarm", ["S1"],
-                "--displays", str(args.displays), "--cards", str(args.display_cards),
-            )  # fmt: skip
-            r["many_displays"] = {
-                "displays": args.displays,
-                "cards": args.display_cards,
-                "per_delivery": figures(swarm["deliveries"]),
-                "last_display": figures(swarm["last"]),
-                "controller_cpu_percent": swarm["controller_cpu_percent"],
-            }
+            if "swarm" in chosen:
+                print(f"{args.displays} displays ...", file=sys.stderr, flush=True)
+                swarm = scenario(
+                    "swarm", broker.port, folder / "swarm", ["S1"],
+                    "--displays", str(args.displays), "--cards", str(args.display_cards),
+                )  # fmt: skip
+                r["many_displays"] = {
+                    "displays": args.displays,
+                    "cards": args.display_cards,
+                    "per_delivery": figures(swarm["deliveries"]),
+                    "last_display": figures(swarm["last"]),
+                    "controller_cpu_percent": swarm["controller_cpu_percent"],
+                }
     finally:
         broker.stop()
     if args.json:
@@ -705,7 +726,9 @@ def report(r: dict[str, Any]) -> None:
         )
         for error in many["errors"]:
             print(f"  error: {error}")
-    swarm = r["many_displays"]
+    swarm = r.get("many_displays")
+    if swarm is None:
+        return
     d, last = swarm["per_delivery"], swarm["last_display"]
     print(
         f"\n{swarm['displays']} displays on one table, {swarm['cards']} cards "

@@ -112,7 +112,9 @@ class RunningTable:
     # ------------------------------------------------------------------ the shoe
 
     def _shoe_event(self, event: Any) -> None:
-        self.service.put(Inbound("shoe", item=event))
+        # handled in the shoe's read thread when the table is idle: a card is journaled,
+        # applied and published with no hand-over, and acknowledged to the shoe after that
+        self.service.offer(Inbound("shoe", item=event))
 
     def _gate(self, locked: bool) -> None:
         """Shut the shoe's gate, or open it for one card (the table opens it again for the

@@ -1,10 +1,13 @@
 """The running table: drivers in, the state machine in the middle, MQTT out (composition root).
 
-One :class:`TableService` owns one table. Everything that happens to the table arrives on
-one queue and is handled by one thread, in order: commands from the dealer console, the pit
+One :class:`TableService` owns one table. Everything that happens to the table is handled
+one input at a time, in the order it arrived: commands from the dealer console, the pit
 manager and the seats (MQTT), cards and faults from the shoe, seats going offline, the
-clock's deadlines, rebirth requests and the broker coming back. Each input that is an event
-is journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
+clock's deadlines, rebirth requests and the broker coming back. Inputs wait in one inbox for
+the table's thread; a card offered while the table is idle (:meth:`TableService.offer`) is
+handled at once in the shoe's own thread instead, which saves the card a thread hand-over
+and still keeps the order (nothing else runs meanwhile). Each input that is an event is
+journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
 :class:`~controller.views.Projector` turns the step into one message per audience.
 
 What it survives: the broker restarting (it reconnects and republishes every state under a
@@ -17,9 +20,9 @@ because a card may have been read while it was away).
 from __future__ import annotations
 
 import json
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,7 +180,10 @@ class TableService:
         self.clock = clock
         self.gate = gate
         self.halts_on_shoe_loss = halts_on_shoe_loss
-        self.inbox: queue.Queue[Inbound] = queue.Queue()
+        self._inbox: deque[Inbound] = deque()
+        self._turn = threading.Condition()  # guards the inbox and who is handling an input
+        self._busy = False  # an input is being handled (by the table's thread or inline)
+        self.inline = 0  # inputs handled at once in the thread that offered them
         self.status: dict[str, Any] = {
             "shoe": {"connected": None},
             "camera": {"enabled": False},
@@ -237,19 +243,58 @@ class TableService:
         """Finish what is queued, then stop the thread."""
         if self._thread is None:
             return
-        self.inbox.put(Inbound(STOP))
+        self.put(Inbound(STOP))
         self._thread.join(timeout)
         self._thread = None
 
     def put(self, inbound: Inbound) -> None:
         """Queue an input (thread-safe; callable from paho's and the shoe's threads)."""
-        self.inbox.put(inbound)
+        with self._turn:
+            self._inbox.append(inbound)
+            self._turn.notify()
+
+    def offer(self, inbound: Inbound) -> bool:
+        """Handle ``inbound`` now, in the calling thread, when the table is idle; else queue it.
+
+        The card path: a card read while nothing else is queued or being handled is
+        journaled, applied and published before this returns (so the shoe is acknowledged
+        only for a card the journal holds), without waking the table's thread. Anything
+        queued before it is handled first, so the order of inputs is the order they came.
+        Returns whether it was handled here. An error stops the table as it would in the
+        table's thread: it is kept in :attr:`error` and re-raised.
+        """
+        with self._turn:
+            if (
+                self._busy
+                or self._inbox
+                or self._thread is None
+                or self.error is not None
+                or inbound.kind == STOP
+            ):
+                self._inbox.append(inbound)
+                self._turn.notify()
+                return False
+            self._busy = True
+        try:
+            self._handle(inbound)
+            self.inline += 1
+        except BaseException as error:
+            self.error = error
+            self.put(Inbound(STOP))  # the table stops, as when its own thread fails
+            raise
+        finally:
+            if inbound.done is not None:
+                inbound.done.set()
+            with self._turn:
+                self._busy = False
+                self._turn.notify()  # what was queued meanwhile is the table thread's now
+        return True
 
     def submit(self, event: Event, timeout: float = 5.0) -> list[Action]:
         """Queue ``event`` and wait for its actions (for tools and tests)."""
         done = threading.Event()
         inbound = Inbound("event", item=event, done=done)
-        self.inbox.put(inbound)
+        self.put(inbound)
         if not done.wait(timeout):
             raise TableError(f"the table did not handle {event.kind} within {timeout} s")
         actions: list[Action] = inbound.result
@@ -258,7 +303,7 @@ class TableService:
     def sync(self, timeout: float = 5.0) -> None:
         """Wait until everything queued before this call has been handled."""
         done = threading.Event()
-        self.inbox.put(Inbound("sync", done=done))
+        self.put(Inbound("sync", done=done))
         if not done.wait(timeout):
             raise TableError(f"the table's queue did not drain within {timeout} s")
 
@@ -318,22 +363,41 @@ class TableService:
             self.error = error
             raise
 
+    def _next(self) -> Inbound | None:
+        """Wait for this thread's turn: the next queued input, or ``None`` when a deadline
+        of the round (the yellow light, the end of betting or of a decision) has come."""
+        with self._turn:
+            while True:
+                if not self._busy:
+                    if self._inbox:
+                        self._busy = True
+                        return self._inbox.popleft()
+                    deadline = self._deadline()
+                    timeout = None if deadline is None else deadline - self.clock()
+                    if timeout is not None and timeout <= 0:
+                        self._busy = True
+                        return None
+                else:  # an input offered inline is being handled: wait for it
+                    timeout = None
+                self._turn.wait(timeout)
+
     def _loop(self) -> None:
         while True:
-            deadline = self._deadline()
-            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            inbound = self._next()
             try:
-                inbound = self.inbox.get(timeout=timeout)
-            except queue.Empty:
-                self._on_timer()
-                continue
-            if inbound.kind == STOP:
-                return
-            try:
-                self._handle(inbound)
+                if inbound is None:
+                    self._on_timer()
+                    continue
+                if inbound.kind == STOP:
+                    return
+                try:
+                    self._handle(inbound)
+                finally:
+                    if inbound.done is not None:
+                        inbound.done.set()
             finally:
-                if inbound.done is not None:
-                    inbound.done.set()
+                with self._turn:
+                    self._busy = False
 
     def _on_timer(self) -> None:
         state = self.runner.state

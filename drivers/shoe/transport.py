@@ -51,9 +51,11 @@ class TransportStatus:
 class SerialTransport:
     """Reads a shoe on ``url`` in a thread and delivers decoded events to ``on_event``.
 
-    ``on_event`` runs in the read thread and must be quick (put the event on a queue);
-    acknowledgements are written after it returns, so a shoe only forgets a record the
-    consumer has taken. Times in the status are ``time.time()`` seconds.
+    ``on_event`` runs in the read thread: it may queue the event or handle it there (the
+    running table journals and applies a card in this thread when it is idle), as long as
+    it returns within the shoe's retransmission time; acknowledgements are written after
+    it returns, so a shoe only forgets a record the consumer has taken. Times in the status
+    are ``time.time()`` seconds.
     """
 
     def __init__(

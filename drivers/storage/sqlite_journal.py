@@ -64,10 +64,15 @@ class SqliteJournal:
     checkpoint, two more syncs) is not left to whichever append crosses SQLite's threshold,
     where it would hold a card up for milliseconds: it runs when the table is quiet
     (:meth:`quiet`, at the end of a round) and, should a table stay busy that long, every
-    :data:`CHECKPOINT_ROWS` appends.
+    :data:`CHECKPOINT_ROWS` appends. The checkpoint leaves the log file its size (up to
+    :data:`WAL_KEPT_BYTES`) and the next round writes over it from the start: a flushed
+    append that grows a file must also commit the file's new size to the file system's own
+    journal, one that overwrites does not (on ext4, p99 0.62 -> 0.30-0.42 ms a row).
     """
 
     CHECKPOINT_ROWS = 5000
+    #: the write-ahead log kept for reuse after a checkpoint: some ten rounds of rows
+    WAL_KEPT_BYTES = 4 * 1024 * 1024
 
     def __init__(self, path: Path | str, sync: str = "full") -> None:
         if sync not in SYNC_MODES:
@@ -79,6 +84,7 @@ class SqliteJournal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={SYNC_MODES[sync]}")
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # see quiet()
+            self._db.execute(f"PRAGMA journal_size_limit={int(self.WAL_KEPT_BYTES)}")
             self._db.executescript(SCHEMA)
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
@@ -108,9 +114,10 @@ class SqliteJournal:
         return entry
 
     def quiet(self) -> None:
-        """Checkpoint the write-ahead log into the database file (rows stay durable either way)."""
+        """Checkpoint the write-ahead log into the database file (rows stay durable either way);
+        the next append writes the log over from its start, in place."""
         try:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("PRAGMA wal_checkpoint(RESTART)")
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot checkpoint the journal: {error}") from None
         self._since_checkpoint = 0
@@ -139,7 +146,7 @@ class SqliteJournal:
         return self._next
 
     def close(self) -> None:
-        """Checkpoint and close the file."""
+        """Checkpoint and close the file (the write-ahead log is emptied: one file to copy)."""
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()

@@ -1,5 +1,6 @@
 """The journal on a real SQLite file: append-only, tamper-evident, enough to rebuild the table."""
 
+import contextlib
 import json
 import os
 import signal
@@ -242,30 +243,65 @@ def test_an_unknown_sync_mode_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "j.sqlite").exists()
 
 
+def in_the_database_file(path: Path) -> int:
+    """How many rows the database file itself holds (a reader that ignores the log; before
+    the first checkpoint even the table is only in the log)."""
+    with contextlib.closing(
+        sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    ) as reader:
+        if reader.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal'").fetchone() is None:
+            return 0
+        return int(reader.execute("SELECT count(*) FROM journal").fetchone()[0])
+
+
 def test_checkpoints_run_when_quiet_or_after_many_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Rows wait in the write-ahead log until the table is quiet (no append pays for a copy)."""
+    """Rows wait in the write-ahead log until the table is quiet (no append pays for a copy);
+    the log is then written over in place, never grown again from empty."""
     path = tmp_path / "j.sqlite"
     wal = tmp_path / "j.sqlite-wal"
     journal = SqliteJournal(path)
     for i in range(50):
         journal.append({"kind": "tick", "n": i}, T0 + i)
-    assert wal.stat().st_size > 0  # not copied yet: SQLite's own checkpoint is off
+    assert in_the_database_file(path) == 0  # not copied yet: SQLite's own checkpoint is off
+    size = wal.stat().st_size
     journal.quiet()
-    assert wal.stat().st_size == 0
-    monkeypatch.setattr(SqliteJournal, "CHECKPOINT_ROWS", 20)
-    for i in range(50, 69):
+    assert in_the_database_file(path) == 50
+    for i in range(50, 60):  # the next round overwrites the log: its file does not grow
         journal.append({"kind": "tick", "n": i}, T0 + i)
-    assert wal.stat().st_size > 0
+        assert wal.stat().st_size == size
+    assert in_the_database_file(path) == 50
+    monkeypatch.setattr(SqliteJournal, "CHECKPOINT_ROWS", 20)
+    for i in range(60, 69):
+        journal.append({"kind": "tick", "n": i}, T0 + i)
+    assert in_the_database_file(path) == 50
     journal.append({"kind": "tick", "n": 69}, T0 + 69)  # the 20th row since the last one
-    assert wal.stat().st_size == 0
+    assert in_the_database_file(path) == 70
     journal.close()
+    assert not wal.exists() or wal.stat().st_size == 0  # closed: one file to copy
     reopened = SqliteJournal(path)
     rows = list(reopened.entries())
     verify(rows)
     assert [r.record["n"] for r in rows] == list(range(70))
     reopened.close()
+
+
+def test_the_log_kept_after_a_checkpoint_is_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table that wrote an unusually long stretch keeps at most WAL_KEPT_BYTES of log."""
+    monkeypatch.setattr(SqliteJournal, "WAL_KEPT_BYTES", 64 * 1024)
+    path = tmp_path / "j.sqlite"
+    wal = tmp_path / "j.sqlite-wal"
+    journal = SqliteJournal(path)
+    for i in range(100):
+        journal.append({"kind": "tick", "n": i}, T0 + i)
+    assert wal.stat().st_size > 64 * 1024
+    journal.quiet()
+    journal.append({"kind": "tick", "n": 100}, T0 + 100)
+    assert wal.stat().st_size <= 64 * 1024
+    journal.close()
 
 
 def test_the_journal_status_tracks_its_slowest_recent_write(

@@ -1,0 +1,146 @@
+"""The table's inbox: one input at a time, in order; a card offered to an idle table is
+handled at once in the offering thread; a failure there stops the table as it would in
+the table's own thread."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.events import Action, CloseTable, Event, OpenTable, StartRound
+from controller.games import Seating
+from controller.runtime import TableRunner, header_record
+from controller.service import Inbound, TableService
+from controller.table import Phase
+from drivers.storage.sqlite_journal import JournalError
+
+
+class Collected:
+    """A publisher that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
+        self.messages.append((topic, payload))
+        return True
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Any:
+    header = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
+    runner = TableRunner.create(tmp_path / "t1.journal", header, 1_790_000_000.0)
+    table = TableService(runner, Collected())
+    table.start()
+    yield table
+    table.stop()
+    runner.close()
+
+
+def handled_by(service: TableService) -> list[tuple[str, str]]:
+    """Record (event kind, thread name) for every input the table applies."""
+    seen: list[tuple[str, str]] = []
+
+    def listener(event: Event, actions: list[Action]) -> None:
+        seen.append((event.kind, threading.current_thread().name))
+
+    service.listeners.append(listener)
+    return seen
+
+
+def test_an_input_offered_to_an_idle_table_is_handled_before_offer_returns(
+    service: TableService,
+) -> None:
+    seen = handled_by(service)
+    assert service.offer(Inbound("event", item=OpenTable(actor="pit:ana"))) is True
+    # applied, journaled and published already, in this thread, with no hand-over
+    assert service.state.phase is Phase.IDLE
+    assert seen == [("open_table", threading.current_thread().name)]
+    assert [e.record["kind"] for e in service.runner.journal.entries()][-1] == "open_table"
+    assert service.inline == 1
+
+
+def test_an_input_offered_while_the_table_is_busy_waits_its_turn(service: TableService) -> None:
+    seen = handled_by(service)
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(event: Event, actions: list[Action]) -> None:
+        if event.kind == "open_table":
+            entered.set()
+            release.wait(5)
+
+    service.listeners.insert(0, slow)
+    service.put(Inbound("event", item=OpenTable(actor="pit:ana")))
+    assert entered.wait(5)
+    # the table's thread is inside the first input: the offer is queued behind it
+    assert service.offer(Inbound("event", item=StartRound(actor="dealer"))) is False
+    service.put(Inbound("event", item=CloseTable(actor="pit:ana")))
+    release.set()
+    service.sync()
+    assert [kind for kind, _ in seen] == ["open_table", "start_round", "close_table"]
+    assert {thread for _, thread in seen} == {"table T1"}
+    assert service.inline == 0
+
+
+def test_an_offer_behind_queued_inputs_is_queued_too(service: TableService) -> None:
+    """Something already waiting in the inbox goes first: the offer never jumps the queue."""
+    seen = handled_by(service)
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(event: Event, actions: list[Action]) -> None:
+        if event.kind == "open_table":
+            entered.set()
+            release.wait(5)
+
+    service.listeners.insert(0, slow)
+    service.put(Inbound("event", item=OpenTable(actor="pit:ana")))
+    assert entered.wait(5)
+    service.put(Inbound("event", item=StartRound(actor="dealer")))
+    release.set()
+    service.offer(Inbound("event", item=CloseTable(actor="pit:ana")))
+    service.sync()
+    assert [kind for kind, _ in seen] == ["open_table", "start_round", "close_table"]
+
+
+def test_a_failure_while_handling_inline_stops_the_table_with_its_reason(
+    service: TableService,
+) -> None:
+    service.submit(OpenTable(actor="pit:ana"))
+    rows = len(service.runner.journal)
+    service.runner.journal._db.close()  # the disk went away under the journal
+    with pytest.raises(JournalError, match="cannot write row"):
+        service.offer(Inbound("event", item=StartRound(actor="dealer")))
+    assert isinstance(service.error, JournalError)
+    assert service.state.phase is Phase.IDLE  # not applied: it was never journaled
+    assert len(service.runner.journal) == rows
+    thread = service._thread
+    assert thread is not None
+    thread.join(5)
+    assert not thread.is_alive()  # the table stopped, as `tablectl run` reports
+    # later inputs are queued for a table that no longer runs, never handled inline
+    assert service.offer(Inbound("event", item=CloseTable(actor="pit:ana"))) is False
+
+
+def test_the_table_thread_still_keeps_the_round_deadlines(tmp_path: Path) -> None:
+    """While it waits for inputs, the table's thread wakes for a deadline (betting ends)."""
+    header = header_record(
+        "T2", "ultimate-texas-holdem", Seating.BOXES, ("box1",), betting_seconds=0.3
+    )
+    runner = TableRunner.create(tmp_path / "t2.journal", header, 1_790_000_000.0)
+    service = TableService(runner, Collected())
+    service.start()
+    try:
+        seen = handled_by(service)
+        ended = threading.Event()
+        service.listeners.append(lambda event, actions: event.kind == "tick" and ended.set())
+        service.offer(Inbound("event", item=OpenTable(actor="pit:ana")))
+        service.offer(Inbound("event", item=StartRound(actor="dealer")))
+        assert service.state.phase is Phase.BETTING
+        assert ended.wait(5), "the betting deadline never came"
+        assert ("tick", "table T2") in seen
+    finally:
+        service.stop()
+        runner.close()
