@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,9 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from controller.errors import ConfigError
 
 __all__ = ["BrokerAddress", "MqttLink", "parse_broker_url"]
+
+#: how long :meth:`MqttLink.flush` sleeps between looks at the client's queue
+FLUSH_POLL_SECONDS = 0.00005
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +160,23 @@ class MqttLink:
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             self.dropped += 1
             return False
+        return True
+
+    def flush(self, timeout: float) -> bool:
+        """Yield the interpreter to the network thread until everything published so far has
+        been written to the broker's socket, for at most ``timeout`` seconds; whether it was.
+
+        The running table calls it right after a card's public event, before it builds the
+        other audiences' states: otherwise the event can wait in the client's queue while
+        the table's thread holds the interpreter (up to Python's switch interval, 5 ms).
+        """
+        if not self._connected.is_set():
+            return False
+        deadline = time.monotonic() + timeout
+        while self._client.want_write():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(FLUSH_POLL_SECONDS)
         return True
 
     def stop(self, farewell: tuple[str, bytes] | None = None, timeout: float = 2.0) -> None:

@@ -16,6 +16,7 @@ from controller.runtime import TableRunner, header_record
 from controller.service import Inbound, TableService
 from controller.table import Phase
 from drivers.storage.sqlite_journal import JournalError
+from tests.controller.round_script import T0, header, rounds
 
 
 class Collected:
@@ -141,6 +142,36 @@ def test_the_table_thread_still_keeps_the_round_deadlines(tmp_path: Path) -> Non
         assert service.state.phase is Phase.BETTING
         assert ended.wait(5), "the betting deadline never came"
         assert ("tick", "table T2") in seen
+    finally:
+        service.stop()
+        runner.close()
+
+
+class Flushing(Collected):
+    """A publisher that says when its queue has left (as the MQTT link does)."""
+
+    def flush(self, timeout: float) -> bool:
+        self.messages.append(("(flushed)", b""))
+        return True
+
+
+def test_a_cards_public_event_is_flushed_before_anything_else_is_sent(tmp_path: Path) -> None:
+    runner = TableRunner.create(tmp_path / "s1.journal", header(), T0)
+    publisher = Flushing()
+    service = TableService(runner, publisher)
+    service.start()
+    try:
+        script = rounds(1)
+        first_card = next(n for n, (event, _) in enumerate(script) if event.kind == "card_drawn")
+        for event, _ in script[:first_card]:
+            service.offer(Inbound("event", item=event))
+        publisher.messages.clear()
+        service.offer(Inbound("event", item=script[first_card][0]))
+        topics = [topic for topic, _ in publisher.messages]
+        assert topics[0] == service.topics.events  # the card's public event first
+        assert b'"event":"card"' in publisher.messages[0][1]
+        assert topics[1] == "(flushed)"  # sent on before the rest is built
+        assert topics.count("(flushed)") == 1 and len(topics) > 3
     finally:
         service.stop()
         runner.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import threading
 import time
@@ -99,3 +101,35 @@ def test_it_reconnects_after_a_broker_restart_and_says_so(
     assert wait_until(lambda: len(births) == 2, timeout=10), births
     assert link.connected and link.connects == 2 and lost
     link.stop()
+
+
+def test_flush_waits_until_what_was_published_has_left(
+    mosquitto_factory: Callable[..., MosquittoBroker], table_id: str
+) -> None:
+    """flush() is how the table lets a card's event leave before it builds the states: it
+    returns once the client's queue is written to the socket, and gives up after its time
+    when the socket cannot take it (a broker that stopped reading)."""
+    broker = mosquitto_factory(auth=False)
+    link = MqttLink(BrokerAddress("127.0.0.1", broker.port), f"flush-{table_id}")
+    assert link.flush(1.0) is False  # not connected: nothing can leave
+    link.start()
+    try:
+        assert link.wait_connected(5)
+        assert link.publish(f"tablectl/{table_id}/events", b"card") and link.flush(5.0)
+        assert not link._client.want_write()
+        pid = broker.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # the broker reads nothing: the socket fills up
+        try:
+            big = b"x" * (1 << 20)
+            for _ in range(64):
+                link.publish(f"tablectl/{table_id}/state", big)
+            started = time.monotonic()
+            assert link.flush(0.05) is False
+            assert time.monotonic() - started < 2.0  # it gave up instead of blocking
+            assert link._client.want_write()
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert link.flush(30.0)  # the broker reads again: everything leaves
+    finally:
+        link.stop()
