@@ -187,6 +187,7 @@ class TableService:
         self._turn = threading.Condition()  # guards the inbox and who is handling an input
         self._busy = False  # an input is being handled (by the table's thread or inline)
         self.inline = 0  # inputs handled at once in the thread that offered them
+        self._stopping = False
         self.status: dict[str, Any] = {
             "shoe": {"connected": None},
             "camera": {"enabled": False},
@@ -223,6 +224,7 @@ class TableService:
         """Start the table's thread (halting a round the journal left in play)."""
         if self._thread is not None:
             raise RuntimeError("the table is already running")
+        self._stopping = False
         self._thread = threading.Thread(
             target=self._main, name=f"table {self.topics.table_id}", daemon=True
         )
@@ -246,8 +248,12 @@ class TableService:
         """Finish what is queued, then stop the thread."""
         if self._thread is None:
             return
+        with self._turn:
+            self._stopping = True  # no input is handled inline from now on
         self.put(Inbound(STOP))
         self._thread.join(timeout)
+        with self._turn:  # nor is one still being handled inline when this returns
+            self._turn.wait_for(lambda: not self._busy, timeout)
         self._thread = None
 
     def put(self, inbound: Inbound) -> None:
@@ -271,6 +277,7 @@ class TableService:
                 self._busy
                 or self._inbox
                 or self._thread is None
+                or self._stopping
                 or self.error is not None
                 or inbound.kind == STOP
             ):

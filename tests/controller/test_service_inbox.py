@@ -175,3 +175,31 @@ def test_a_cards_public_event_is_flushed_before_anything_else_is_sent(tmp_path: 
     finally:
         service.stop()
         runner.close()
+
+
+def test_stop_waits_for_an_input_handled_inline_and_refuses_new_ones(
+    service: TableService,
+) -> None:
+    """Whoever stops the table may close its journal right after: nothing still writes."""
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(event: Event, actions: list[Action]) -> None:
+        if event.kind == "open_table":
+            entered.set()
+            release.wait(5)
+
+    service.listeners.append(slow)
+    shoe = threading.Thread(
+        target=service.offer, args=(Inbound("event", item=OpenTable(actor="pit:ana")),)
+    )
+    shoe.start()
+    assert entered.wait(5)
+    stopped = threading.Event()
+    stopper = threading.Thread(target=lambda: (service.stop(), stopped.set()))
+    stopper.start()
+    assert not stopped.wait(0.3)  # still inside the inline input
+    release.set()
+    assert stopped.wait(5)
+    shoe.join(5)
+    assert service.offer(Inbound("event", item=StartRound(actor="dealer"))) is False
+    assert service.state.phase is Phase.IDLE
