@@ -133,3 +133,36 @@ def test_flush_waits_until_what_was_published_has_left(
         assert link.flush(30.0)  # the broker reads again: everything leaves
     finally:
         link.stop()
+
+
+def test_a_message_leaves_in_the_publishing_thread_while_the_network_thread_is_busy(
+    open_mosquitto: MosquittoBroker, mqtt_client: Any, table_id: str
+) -> None:
+    """publish() writes to the socket itself: a card event does not wait for paho's network
+    thread, here held inside a slow callback, to wake up and write it."""
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(topic: str, payload: bytes) -> None:
+        inside.set()
+        release.wait(10)
+
+    link = MqttLink(
+        BrokerAddress("127.0.0.1", open_mosquitto.port),
+        f"direct-{table_id}",
+        subscriptions=[f"tablectl/{table_id}/cmd/#"],
+        on_message=slow,
+    )
+    link.start()
+    probe = mqtt_client(open_mosquitto)
+    try:
+        assert link.wait_connected(5) and link.wait_subscribed(5)
+        probe.subscribe(f"tablectl/{table_id}/events")
+        probe.publish(f"tablectl/{table_id}/cmd/dealer", "hold the network thread")
+        assert inside.wait(5)
+        assert link.publish(f"tablectl/{table_id}/events", b"card")
+        probe.expect(f"tablectl/{table_id}/events", "card")  # arrived meanwhile
+        assert inside.is_set() and not release.is_set()
+        assert link._client.sent_directly >= 1
+    finally:
+        release.set()
+        link.stop()
