@@ -52,6 +52,19 @@ def handled_by(service: TableService) -> list[tuple[str, str]]:
     return seen
 
 
+def hold(service: TableService, kind: str) -> tuple[threading.Event, threading.Event]:
+    """Hold the table inside the input of ``kind``: (set once inside, set to let it go on)."""
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(event: Event, actions: list[Action]) -> None:
+        if event.kind == kind:
+            entered.set()
+            release.wait(5)
+
+    service.listeners.insert(0, slow)
+    return entered, release
+
+
 def test_an_input_offered_to_an_idle_table_is_handled_before_offer_returns(
     service: TableService,
 ) -> None:
@@ -66,14 +79,7 @@ def test_an_input_offered_to_an_idle_table_is_handled_before_offer_returns(
 
 def test_an_input_offered_while_the_table_is_busy_waits_its_turn(service: TableService) -> None:
     seen = handled_by(service)
-    entered, release = threading.Event(), threading.Event()
-
-    def slow(event: Event, actions: list[Action]) -> None:
-        if event.kind == "open_table":
-            entered.set()
-            release.wait(5)
-
-    service.listeners.insert(0, slow)
+    entered, release = hold(service, "open_table")
     service.put(Inbound("event", item=OpenTable(actor="pit:ana")))
     assert entered.wait(5)
     # the table's thread is inside the first input: the offer is queued behind it
@@ -87,23 +93,16 @@ def test_an_input_offered_while_the_table_is_busy_waits_its_turn(service: TableS
 
 
 def test_an_offer_behind_queued_inputs_is_queued_too(service: TableService) -> None:
-    """Something already waiting in the inbox goes first: the offer never jumps the queue."""
+    """Something already waiting in the inbox goes first: the offer never jumps the queue,
+    even when no input is being handled at that moment."""
     seen = handled_by(service)
-    entered, release = threading.Event(), threading.Event()
-
-    def slow(event: Event, actions: list[Action]) -> None:
-        if event.kind == "open_table":
-            entered.set()
-            release.wait(5)
-
-    service.listeners.insert(0, slow)
-    service.put(Inbound("event", item=OpenTable(actor="pit:ana")))
-    assert entered.wait(5)
-    service.put(Inbound("event", item=StartRound(actor="dealer")))
-    release.set()
-    service.offer(Inbound("event", item=CloseTable(actor="pit:ana")))
+    service.submit(OpenTable(actor="pit:ana"))
+    with service._turn:  # an input queued that the idle table's thread has not taken yet
+        service._inbox.append(Inbound("event", item=StartRound(actor="dealer")))
+    assert service.offer(Inbound("event", item=CloseTable(actor="pit:ana"))) is False
     service.sync()
     assert [kind for kind, _ in seen] == ["open_table", "start_round", "close_table"]
+    assert service.inline == 0
 
 
 def test_a_failure_while_handling_inline_stops_the_table_with_its_reason(
@@ -181,14 +180,7 @@ def test_stop_waits_for_an_input_handled_inline_and_refuses_new_ones(
     service: TableService,
 ) -> None:
     """Whoever stops the table may close its journal right after: nothing still writes."""
-    entered, release = threading.Event(), threading.Event()
-
-    def slow(event: Event, actions: list[Action]) -> None:
-        if event.kind == "open_table":
-            entered.set()
-            release.wait(5)
-
-    service.listeners.append(slow)
+    entered, release = hold(service, "open_table")
     shoe = threading.Thread(
         target=service.offer, args=(Inbound("event", item=OpenTable(actor="pit:ana")),)
     )
