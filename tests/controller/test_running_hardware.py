@@ -232,3 +232,39 @@ def test_a_fast_shoe_never_gets_a_card_out_after_the_last_one_due(
         assert service.state.rounds_started == 4
     finally:
         table.stop()
+
+
+def test_a_disk_slower_than_the_shoes_resends_loses_and_doubles_nothing(
+    mosquitto: Any, table_id: str, tmp_path: Path
+) -> None:
+    """A card is acknowledged to the shoe only once the journal holds it: while each journal
+    write stalls four resend timeouts, the shoe resends; the resends are dropped, every card
+    is journaled once, in the order dealt, and the table never halts."""
+    text = table_file(table_id, tmp_path / "j.db", "enabled = false").replace(
+        "rate = 8", "rate = 200"
+    )
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    table = RunningTable(parse_table_text(text, "test"), tmp_path, address)
+    journal = table.runner.journal
+    append = journal.append
+
+    def stalling(record: dict[str, Any], at: float) -> Any:
+        if record.get("kind") == "card_drawn":
+            time.sleep(0.1)  # the simulated shoe resends every 25 ms
+        return append(record, at)
+
+    journal.append = stalling  # type: ignore[method-assign]
+    table.start()
+    try:
+        deal_to_the_flop(table)
+        codec = table.codec
+        assert codec is not None and codec.stats.duplicates > 0  # the shoe did resend
+        rnd = table.service.state.round
+        assert rnd is not None
+        dealt = [card for _, card, _ in rnd.cards]
+        rows = [e.record for e in journal.entries() if e.record.get("kind") == "card_drawn"]
+        assert [parse_cards(r["card"])[0] for r in rows] == dealt
+        assert len(set(dealt)) == len(dealt) == 7  # box 1 and the dealer twice, the flop
+        assert [e for e in journal.entries() if e.record.get("kind") == "halt"] == []
+    finally:
+        table.stop()
