@@ -229,7 +229,9 @@ class Display:
         """The bare path: publish (QoS 1) to a topic this display reads; time its arrival."""
         self.rtt_arrived.clear()
         self.rtt_sent = time.monotonic_ns()
+        # sent as the table sends a card's public event: published, then written at once
         self.publisher.publish("tablectl/RTT/events", b'{"v":1,"event":"ping"}')
+        self.publisher.flush(0.002)
         if not self.rtt_arrived.wait(WAIT):
             raise RuntimeError(f"the bare message did not arrive within {WAIT} s")
 

@@ -85,20 +85,21 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
 
 
 class _Client(mqtt.Client):
-    """A paho client whose publishing thread writes its own packets to the socket.
+    """A paho client whose queue another thread may write to the socket (:meth:`send_queued`).
 
     paho's network thread writes whatever is queued once it wakes up; on a busy machine that
-    wake-up is a hand-over between threads on every message's path (0.05-0.1 ms, up to about
-    1 ms at p99). Here the thread that publishes writes the queue at once, under one lock
-    with the network thread's writes, so packets never interleave and a partial write is
-    finished, in order, by whichever thread writes next. Only on a plain TCP socket: a TLS
-    or WebSocket connection is read and written by the network thread alone.
+    wake-up is a hand-over between threads on a message's path (0.05-0.1 ms, up to about
+    1 ms at p99). :meth:`send_queued` writes the queue at once from the calling thread,
+    under one lock with the network thread's writes, so packets never interleave and a
+    partial write is finished, in order, by whichever thread writes next. Only on a plain
+    TCP socket: a TLS or WebSocket connection is read and written by the network thread
+    alone.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._write_lock = threading.Lock()
-        self.sent_directly = 0  # times the publishing thread wrote the queue itself
+        self.sent_directly = 0  # times another thread wrote the queue itself
 
     def _packet_write(self) -> MQTTErrorCode:
         with self._write_lock:
@@ -182,8 +183,8 @@ class MqttLink:
         return self._subscribed.wait(timeout)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
-        """Publish now (written to the socket in this thread); ``False`` (and the message
-        dropped) while disconnected."""
+        """Publish (paho's network thread writes it; :meth:`flush` to write it at once);
+        ``False`` (and the message dropped) while disconnected."""
         if not self._connected.is_set():
             self.dropped += 1
             return False
@@ -191,19 +192,22 @@ class MqttLink:
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             self.dropped += 1
             return False
-        self._client.send_queued()  # on its way now, not when the network thread wakes
         return True
 
     def flush(self, timeout: float) -> bool:
-        """Yield the interpreter to the network thread until everything published so far has
-        been written to the broker's socket, for at most ``timeout`` seconds; whether it was.
+        """Write everything published so far to the broker's socket now, in this thread (on
+        a plain TCP connection), or else yield the interpreter to the network thread until it
+        has, for at most ``timeout`` seconds; whether it was written.
 
         The running table calls it right after a card's public event, before it builds the
-        other audiences' states: otherwise the event can wait in the client's queue while
-        the table's thread holds the interpreter (up to Python's switch interval, 5 ms).
+        other audiences' states: otherwise the event waits in the client's queue for the
+        network thread to wake up and get the interpreter, which the table's thread holds
+        while it builds (up to Python's switch interval, 5 ms). Bulk messages are left to
+        the network thread: writing each one here costs more than it saves.
         """
         if not self._connected.is_set():
             return False
+        self._client.send_queued()
         deadline = time.monotonic() + timeout
         while self._client.want_write():
             if time.monotonic() >= deadline:

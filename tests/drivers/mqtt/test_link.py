@@ -135,10 +135,10 @@ def test_flush_waits_until_what_was_published_has_left(
         link.stop()
 
 
-def test_a_message_leaves_in_the_publishing_thread_while_the_network_thread_is_busy(
+def test_flush_writes_in_the_calling_thread_while_the_network_thread_is_busy(
     open_mosquitto: MosquittoBroker, mqtt_client: Any, table_id: str
 ) -> None:
-    """publish() writes to the socket itself: a card event does not wait for paho's network
+    """flush() writes to the socket itself: a card event does not wait for paho's network
     thread, here held inside a slow callback, to wake up and write it."""
     inside, release = threading.Event(), threading.Event()
 
@@ -159,7 +159,7 @@ def test_a_message_leaves_in_the_publishing_thread_while_the_network_thread_is_b
         probe.subscribe(f"tablectl/{table_id}/events")
         probe.publish(f"tablectl/{table_id}/cmd/dealer", "hold the network thread")
         assert inside.wait(5)
-        assert link.publish(f"tablectl/{table_id}/events", b"card")
+        assert link.publish(f"tablectl/{table_id}/events", b"card") and link.flush(1.0)
         probe.expect(f"tablectl/{table_id}/events", "card")  # arrived meanwhile
         assert inside.is_set() and not release.is_set()
         assert link._client.sent_directly >= 1
