@@ -55,6 +55,7 @@ __all__ = [
 
 CATEGORY_SHIFT = 26
 _CARD_BY_NUMBER = STANDARD_52.cards  # card number -> the interned Card
+_CODE_OF = tuple(card.code for card in _CARD_BY_NUMBER)  # card number -> its code
 _MASK13 = (1 << 13) - 1
 
 
@@ -207,27 +208,27 @@ class HandValue:
     def to_json(self) -> dict[str, object]:
         """The JSON form used by ``tablectl hands``."""
         return {
-            "cards": [c.code for c in self.cards],
-            "category": str(self.category),
-            "name": self.name,
-            "best_five": [c.code for c in self.best_five],
+            "cards": [_CODE_OF[c] for c in self.cards],
+            "category": self.category.value,
+            "name": describe(self.strength, self.ranking),
+            "best_five": [_CODE_OF[c] for c in self.best_five],
             "strength": self.strength,
         }
 
 
-def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
+_STRAIGHTS = frozenset({Category.STRAIGHT, Category.STRAIGHT_FLUSH})
+
+
+def _display_order(five: Sequence[Card], category: Category) -> tuple[Card, ...]:
     """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
     ranks = [card >> 2 for card in five]
-    wheel = sorted(ranks) == [0, 1, 2, 3, 12] and category_of(value, ranking) in (
-        Category.STRAIGHT,
-        Category.STRAIGHT_FLUSH,
-    )
-    # the order of (cards of the same rank, rank with a wheel's ace lowest, suit), as one integer
-    keys = [
-        ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3
-        for card, rank in zip(five, ranks, strict=True)
-    ]
-    return tuple([card for _, card in sorted(zip(keys, five, strict=True), reverse=True)])
+    if category in _STRAIGHTS and 12 in ranks and 0 in ranks:  # a wheel: its ace plays low
+        high_first = sorted(five, reverse=True)
+        return (*high_first[1:], high_first[0])
+    # the order of (cards of the same rank, rank, suit) as one integer: the count above the
+    # card's number (rank * 4 + suit), shifted by 4 so that it never reads as zero
+    keys = sorted([ranks.count(card >> 2) << 8 | card + 4 for card in five], reverse=True)
+    return tuple([_CARD_BY_NUMBER[(key & 255) - 4] for key in keys])
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
@@ -238,8 +239,8 @@ def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> Hand
     value, picked = _handeval.best_five(ordered, ranking)
     hand = tuple(map(_CARD_BY_NUMBER.__getitem__, cards))
     five = [_CARD_BY_NUMBER[ordered[i]] for i in picked]
-    category = category_of(value, ranking)
-    return HandValue(hand, ranking, value, category, _display_order(five, value, ranking))
+    category = _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT]
+    return HandValue(hand, ranking, value, category, _display_order(five, category))
 
 
 def winners(values: Sequence[HandValue]) -> list[int]:
