@@ -790,18 +790,19 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
     assert rnd is not None
     game = state.config.game
     back = [(s.seat, _placed(game, s)) for s in rnd.stakes if s.ruling == "returned"]
-    balances = state.balances
-    if state.config.balances is not None:
-        won = [(seat, settlement.returned) for _, seat, settlement in rnd.settlements]
-        balances = _credit(balances, [*won, *back])
+    won: list[tuple[str, Money]] = []
     staked: Money = 0
     returned: Money = 0
-    for _, _, settlement in rnd.settlements:
+    for _, seat, settlement in rnd.settlements:
         staked += settlement.staked
         returned += settlement.returned
+        won.append((seat, settlement.returned))
     for _, amount in back:
         staked += amount
         returned += amount
+    balances = state.balances
+    if state.config.balances is not None:
+        balances = _credit(balances, [*won, *back] if back else won)
     actions.append(
         Action(
             "round_ended",
