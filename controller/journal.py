@@ -50,7 +50,10 @@ class JournalCorrupt(TableError):
     """A journal whose chain is broken; the message names the first bad row and how."""
 
 
-@dataclass(frozen=True, slots=True)
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Entry:
     """One journal row: its number, when it was handled, the record, and the chain."""
 
@@ -62,6 +65,20 @@ class Entry:
     # the text the journal stored and read the record from, when it stores text; verify
     # hashes it as it is when it hashes to the digest, and writes the record out otherwise
     text: str | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        seq: int,
+        at: float,
+        record: dict[str, Any],
+        prev: str,
+        digest: str,
+        text: str | None = None,
+    ) -> None:
+        # made once per row read (a replay reads every row): the instance dictionary is set in
+        # one step, not one frozen attribute at a time
+        _set(self, "__dict__", {"seq": seq, "at": at, "record": record, "prev": prev,
+                                "digest": digest, "text": text})  # fmt: skip
 
 
 def canonical(seq: int, at: float, record: dict[str, Any]) -> bytes:
@@ -119,19 +136,27 @@ def _holds(prev: str, entry: Entry) -> bool:
 def verify(entries: Iterable[Entry]) -> None:
     """Raise :class:`JournalCorrupt` at the first row that breaks the chain."""
     prev, expected_seq = GENESIS, 0
+    sha256 = hashlib.sha256
     for entry in entries:
-        if entry.seq != expected_seq:
+        seq, text = entry.seq, entry.text
+        if seq != expected_seq:
             raise JournalCorrupt(
-                f"row {entry.seq}: expected row {expected_seq} here (a row is missing or moved)"
+                f"row {seq}: expected row {expected_seq} here (a row is missing or moved)"
             )
         if entry.prev != prev:
+            raise JournalCorrupt(f"row {seq}: it does not follow row {seq - 1} (the chain is cut)")
+        # the usual case first, in one step: the stored text hashes to the digest (the digest
+        # of the previous row and canonical_text, as _holds hashes them; UTF-8 encodes a
+        # concatenation as the concatenation of the encodings)
+        if (
+            text is None
+            or sha256(
+                f'{prev}{{"at":"{float(entry.at)!r}","record":{text},"seq":{int(seq)}}}'.encode()
+            ).hexdigest()
+            != entry.digest
+        ) and not _holds(prev, entry):
             raise JournalCorrupt(
-                f"row {entry.seq}: it does not follow row {entry.seq - 1} (the chain is cut)"
-            )
-        if not _holds(prev, entry):
-            raise JournalCorrupt(
-                f"row {entry.seq}: its digest does not match its content "
-                "(changed after it was written)"
+                f"row {seq}: its digest does not match its content (changed after it was written)"
             )
         prev, expected_seq = entry.digest, expected_seq + 1
 
