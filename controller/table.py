@@ -767,11 +767,11 @@ def _settle(
         settlements.append((stake.hand, stake.seat, settlement))
         actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
     rnd = _evolve(rnd, settlements=tuple(settlements))
-    state = _evolve(state, round=rnd, phase=_SETTLING)
     if state.config.confirm_payments and any(s.returned > 0 for _, _, s in settlements):
+        state = _evolve(state, round=rnd, phase=_SETTLING)
         actions.append(_phase_action(state))
         return state, actions
-    return _complete(state, actions)
+    return _complete(state, actions, rnd)  # the state between, settling, is never seen
 
 
 def _credit(
@@ -785,8 +785,12 @@ def _credit(
     return out if len(out) == len(balances) else tuple(sorted(out))  # a new seat: sort again
 
 
-def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, list[Action]]:
-    rnd = state.round
+def _complete(
+    state: TableState, actions: list[Action], rnd: Round | None = None
+) -> tuple[TableState, list[Action]]:
+    """End the round in play (or ``rnd``, its settled form): balances credited, round ended."""
+    if rnd is None:
+        rnd = state.round
     assert rnd is not None
     game = state.config.game
     back = [(s.seat, _placed(game, s)) for s in rnd.stakes if s.ruling == "returned"]
