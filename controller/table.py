@@ -145,6 +145,7 @@ class TableConfig:
 # than dataclasses.replace, which runs __init__ over every field again); a Stake, made at
 # every bet, sets its dictionary in one step.
 _set = object.__setattr__
+_new = object.__new__
 
 
 @dataclass(frozen=True, init=False)
@@ -299,9 +300,8 @@ _FIELD_COUNT: dict[type, int] = {cls: len(fields(cls)) for cls in (Stake, Round,
 
 def _evolve(record: _Record, **changes: Any) -> _Record:
     """``dataclasses.replace`` for the state's records, by copying the instance dictionary."""
-    new = object.__new__(record.__class__)
-    values = record.__dict__.copy()
-    values.update(changes)
+    new = _new(record.__class__)
+    values = {**record.__dict__, **changes}
     # a record's dictionary holds its fields and nothing else: a name that is not a field
     # would add one (checked by counting, cheaper than comparing the names)
     assert len(values) == _FIELD_COUNT[record.__class__], changes.keys()
