@@ -2,7 +2,8 @@
 
 Plays seeded studio rounds of Ultimate Texas Hold'em with seven seats (bets, decisions,
 cards, reveal, settlement), timing every handle() call (again with the garbage collector
-paused, to show its share), then replays the same events from scratch twice: from memory
+paused, to show its share; and by kind of event, as the tail is the settlement at
+``reveal_done``), then replays the same events from scratch twice: from memory
 (``fold``), and from a real SQLite journal file written with the same events (``replay``:
 reading the rows, checking the hash chain, decoding each event, handling it), with that
 time split into its parts. Printed beside a baseline measured in the same run: the cost of

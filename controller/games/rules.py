@@ -472,7 +472,7 @@ class Settlement:
 # has been asked for. A line's odds are keyed by identity: the kept line holds them, so their
 # id names them for as long as the key exists.
 _LINES: dict[tuple[object, ...], SettlementLine] = {}
-_LINES_KEPT = 16384
+_LINES_KEPT = 8192  # about 8 MB at most, JSON forms included
 
 
 def _kept(key: tuple[object, ...], line: SettlementLine) -> SettlementLine:
