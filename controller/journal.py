@@ -50,10 +50,7 @@ class JournalCorrupt(TableError):
     """A journal whose chain is broken; the message names the first bad row and how."""
 
 
-_set = object.__setattr__
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One journal row: its number, when it was handled, the record, and the chain."""
 
@@ -65,20 +62,6 @@ class Entry:
     # the text the journal stored and read the record from, when it stores text; verify
     # hashes it as it is when it hashes to the digest, and writes the record out otherwise
     text: str | None = field(default=None, repr=False, compare=False)
-
-    def __init__(
-        self,
-        seq: int,
-        at: float,
-        record: dict[str, Any],
-        prev: str,
-        digest: str,
-        text: str | None = None,
-    ) -> None:
-        # made once per row read (a replay reads every row): the instance dictionary is set in
-        # one step, not one frozen attribute at a time
-        _set(self, "__dict__", {"seq": seq, "at": at, "record": record, "prev": prev,
-                                "digest": digest, "text": text})  # fmt: skip
 
 
 def canonical(seq: int, at: float, record: dict[str, Any]) -> bytes:

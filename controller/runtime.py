@@ -72,7 +72,7 @@ def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
     )
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ReplayStep:
     """One replayed row: the event, when it was handled, the state after it, its actions."""
 
@@ -80,14 +80,6 @@ class ReplayStep:
     event: Event
     state: TableState
     actions: list[Action]
-
-    def __init__(
-        self, entry: Entry, event: Event, state: TableState, actions: list[Action]
-    ) -> None:
-        # one per row replayed: the instance dictionary set in one step
-        object.__setattr__(
-            self, "__dict__", {"entry": entry, "event": event, "state": state, "actions": actions}
-        )
 
 
 def replay(
