@@ -2,7 +2,8 @@
 
 Plays seeded studio rounds of Ultimate Texas Hold'em with seven seats (bets, decisions,
 cards, reveal, settlement), timing every handle() call (again with the garbage collector
-paused, to show its share), then replays the same events from scratch twice: from memory
+paused, to show its share; and by kind of event, as the tail is the settlement at
+``reveal_done``), then replays the same events from scratch twice: from memory
 (``fold``), and from a real SQLite journal file written with the same events (``replay``:
 reading the rows, checking the hash chain, decoding each event, handling it), with that
 time split into its parts. Printed beside a baseline measured in the same run: the cost of
@@ -53,7 +54,8 @@ BALANCE = Fraction(10**9)
 
 
 def play(rounds: int, seed: int) -> tuple[list[tuple[Event, float]], list[float], TableConfig]:
-    """Play ``rounds`` rounds; return the events with their times and each handle() time."""
+    """Play ``rounds`` rounds; return the events with their times and each handle() time (in
+    the order of the events)."""
     game = load_game(GAME)
     config = TableConfig("B1", game, Seating.SHARED, ("player",),
                          balances=dict.fromkeys(SEATS, BALANCE))  # fmt: skip
@@ -168,6 +170,19 @@ def spread(timings: list[float]) -> dict[str, float]:
     }
 
 
+def by_kind(events: list[tuple[Event, float]], timings: list[float]) -> dict[str, dict[str, float]]:
+    """:func:`spread` of the handle() times of each kind of event, with its count and its share
+    of all the time, the most costly kind first."""
+    times: dict[str, list[float]] = {}
+    for (event, _), took in zip(events, timings, strict=True):
+        times.setdefault(event.kind, []).append(took)
+    total = sum(timings)
+    out = {
+        kind: {"events": len(t), **spread(t), "share": sum(t) / total} for kind, t in times.items()
+    }
+    return dict(sorted(out.items(), key=lambda item: -item[1]["share"]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2_000)
@@ -199,6 +214,7 @@ def main() -> None:
         "events": len(events),
         "handle_us": handled,
         "handle_us_collector_paused": spread(paused),
+        "handle_us_by_event": by_kind(events, timings),
         "baseline_replace_us": floor * 1e6,
         "replay_s": replay_s,
         "replay_10k_rounds_s_estimate": replay_s * scale,
@@ -225,6 +241,8 @@ def main() -> None:
     print(f"table state machine: {args.rounds:,} rounds, 7 seats, {len(events):,} events")
     print(f"  handle() per event                   {line(handled)}")
     print(f"    with the garbage collector paused  {line(report['handle_us_collector_paused'])}")
+    for kind, h in report["handle_us_by_event"].items():
+        print(f"    {kind:<16} {h['events']:>6,} events {h['share']:6.1%} of the time  {line(h)}")
     print(f"  baseline: one immutable state update  {floor * 1e6:8.1f} us")
     print(
         f"  replay of {args.rounds:,} rounds from memory   {replay_s:6.2f} s  "

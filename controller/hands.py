@@ -55,6 +55,7 @@ __all__ = [
 
 CATEGORY_SHIFT = 26
 _CARD_BY_NUMBER = STANDARD_52.cards  # card number -> the interned Card
+_CODE_OF = tuple(card.code for card in _CARD_BY_NUMBER)  # card number -> its code
 _MASK13 = (1 << 13) - 1
 
 
@@ -80,9 +81,10 @@ class Category(StrEnum):
     @property
     def title(self) -> str:  # type: ignore[override]
         """Human name: ``three of a kind``."""
-        return self.value.replace("_", " ")
+        return _TITLES[self]
 
 
+_TITLES = {c: c.value.replace("_", " ") for c in Category}  # read often: hand names, rules
 _KINDS: tuple[Category, ...] = tuple(Category)
 _KIND_INDEX = {c: i for i, c in enumerate(_KINDS)}
 
@@ -152,9 +154,8 @@ def category_of(value: int, ranking: Ranking = Ranking.STANDARD) -> Category:
     return _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT]
 
 
-def _ranks_of(mask: int) -> list[Rank]:
-    """Ranks in a 13-bit mask, highest first."""
-    return [Rank(r) for r in range(12, -1, -1) if mask >> r & 1]
+_RANK_NAMES = tuple(rank.name.lower() for rank in Rank)  # by rank index: "two" … "ace"
+_RANK_PLURALS = tuple(rank.plural for rank in Rank)  # "twos" … "aces"
 
 
 @lru_cache(maxsize=65536)
@@ -165,23 +166,25 @@ def describe(value: int, ranking: Ranking = Ranking.STANDARD) -> str:
     'full house, kings over fives'
     """
     category = category_of(value, ranking)
-    primary = _ranks_of(value >> 13 & _MASK13)
-    secondary = _ranks_of(value & _MASK13)
+    primary = value >> 13 & _MASK13
+    top = primary.bit_length() - 1  # the highest rank of the primary mask
     match category:
         case Category.ROYAL_FLUSH:
             return "royal flush"
         case Category.STRAIGHT_FLUSH | Category.STRAIGHT:
-            return f"{category.title}, {primary[0].name.lower()} high"
+            return f"{category.title}, {_RANK_NAMES[top]} high"
         case Category.FLUSH | Category.HIGH_CARD:
-            return f"{category.title}, {primary[0].name.lower()}"
+            return f"{category.title}, {_RANK_NAMES[top]}"
         case Category.FOUR_OF_A_KIND | Category.THREE_OF_A_KIND:
-            return f"{category.title}, {primary[0].plural}"
+            return f"{category.title}, {_RANK_PLURALS[top]}"
         case Category.FULL_HOUSE:
-            return f"full house, {primary[0].plural} over {secondary[0].plural}"
+            pair = (value & _MASK13).bit_length() - 1
+            return f"full house, {_RANK_PLURALS[top]} over {_RANK_PLURALS[pair]}"
         case Category.TWO_PAIR:
-            return f"two pair, {primary[0].plural} and {primary[1].plural}"
+            second = (primary ^ 1 << top).bit_length() - 1
+            return f"two pair, {_RANK_PLURALS[top]} and {_RANK_PLURALS[second]}"
         case Category.PAIR:
-            return f"pair of {primary[0].plural}"
+            return f"pair of {_RANK_PLURALS[top]}"
     raise AssertionError(category)  # pragma: no cover - every category is matched above
 
 
@@ -207,27 +210,27 @@ class HandValue:
     def to_json(self) -> dict[str, object]:
         """The JSON form used by ``tablectl hands``."""
         return {
-            "cards": [c.code for c in self.cards],
+            "cards": [_CODE_OF[c] for c in self.cards],
             "category": str(self.category),
-            "name": self.name,
-            "best_five": [c.code for c in self.best_five],
+            "name": describe(self.strength, self.ranking),
+            "best_five": [_CODE_OF[c] for c in self.best_five],
             "strength": self.strength,
         }
 
 
-def _display_order(five: Sequence[Card], value: int, ranking: Ranking) -> tuple[Card, ...]:
+_STRAIGHTS = frozenset({Category.STRAIGHT, Category.STRAIGHT_FLUSH})
+
+
+def _display_order(five: Sequence[Card], category: Category) -> tuple[Card, ...]:
     """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
     ranks = [card >> 2 for card in five]
-    wheel = sorted(ranks) == [0, 1, 2, 3, 12] and category_of(value, ranking) in (
-        Category.STRAIGHT,
-        Category.STRAIGHT_FLUSH,
-    )
-    # the order of (cards of the same rank, rank with a wheel's ace lowest, suit), as one integer
-    keys = [
-        ranks.count(rank) << 8 | (0 if wheel and rank == 12 else rank + 1) << 2 | card & 3
-        for card, rank in zip(five, ranks, strict=True)
-    ]
-    return tuple([card for _, card in sorted(zip(keys, five, strict=True), reverse=True)])
+    if category in _STRAIGHTS and 12 in ranks and 0 in ranks:  # a wheel: its ace plays low
+        high_first = sorted(five, reverse=True)
+        return (*high_first[1:], high_first[0])
+    # the order of (cards of the same rank, rank, suit) as one integer: the count above the
+    # card's number (rank * 4 + suit), shifted by 4 so that it never reads as zero
+    keys = sorted([ranks.count(card >> 2) << 8 | card + 4 for card in five], reverse=True)
+    return tuple([_CARD_BY_NUMBER[(key & 255) - 4] for key in keys])
 
 
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
@@ -238,8 +241,8 @@ def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> Hand
     value, picked = _handeval.best_five(ordered, ranking)
     hand = tuple(map(_CARD_BY_NUMBER.__getitem__, cards))
     five = [_CARD_BY_NUMBER[ordered[i]] for i in picked]
-    category = category_of(value, ranking)
-    return HandValue(hand, ranking, value, category, _display_order(five, value, ranking))
+    category = _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT]
+    return HandValue(hand, ranking, value, category, _display_order(five, category))
 
 
 def winners(values: Sequence[HandValue]) -> list[int]:
@@ -375,9 +378,14 @@ class Qualifier:
 
     def describe(self) -> str:
         """The rule as written in the game documents."""
-        if self.rank is None:
-            return f"{self.category.title} or better"
-        return f"{self.category.title} of {self.rank.plural} or better"
+        return _describe_qualifier(self.category, self.rank)
+
+
+@lru_cache(maxsize=256)
+def _describe_qualifier(category: Category, rank: Rank | None) -> str:
+    if rank is None:
+        return f"{category.title} or better"
+    return f"{category.title} of {rank.plural} or better"
 
 
 @lru_cache(maxsize=256)

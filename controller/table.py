@@ -113,6 +113,16 @@ class Phase(StrEnum):
     HALTED = "halted"  # waiting for the dealer or the pit manager
 
 
+# Members read once: on Python 3.11 reading a member from its enum class (``Phase.DEALING``)
+# goes through the enum metaclass's ``__getattr__`` hook, several times the cost of reading a
+# global, and every event reads a few of them.
+_CLOSED, _IDLE, _BETTING = Phase.CLOSED, Phase.IDLE, Phase.BETTING
+_DEALING, _DECIDING, _REVEAL = Phase.DEALING, Phase.DECIDING, Phase.REVEAL
+_SETTLING, _HALTED = Phase.SETTLING, Phase.HALTED
+_BOXES, _SHARED = Seating.BOXES, Seating.SHARED
+_ANTE = Spot.ANTE
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """One table: its game, how players sit, its timers and how money moves."""
@@ -135,6 +145,7 @@ class TableConfig:
 # than dataclasses.replace, which runs __init__ over every field again); a Stake, made at
 # every bet, sets its dictionary in one step.
 _set = object.__setattr__
+_new = object.__new__
 
 
 @dataclass(frozen=True, init=False)
@@ -243,7 +254,7 @@ class TableState:
     """The whole table: configuration, phase, the round in play and the seats' balances."""
 
     config: TableConfig
-    phase: Phase = Phase.CLOSED
+    phase: Phase = _CLOSED
     round: Round | None = None
     rounds_started: int = 0
     balances: tuple[tuple[str, Money], ...] = ()  # sorted by seat
@@ -262,16 +273,19 @@ class TableState:
     @property
     def next_due(self) -> str:
         """What the table waits for, in words, for the console."""
-        if self.phase is Phase.HALTED and self.round is not None:
+        if self.phase is _HALTED and self.round is not None:
             return f"halted: {self.round.halt_reason}"
         if self.round is None:
-            return {Phase.CLOSED: "open the table", Phase.IDLE: "start a round"}.get(self.phase, "")
-        if self.phase is Phase.BETTING:
+            return _WAITING_FOR.get(self.phase, "")
+        if self.phase is _BETTING:
             return "bets, then no more bets"
-        if self.phase is Phase.SETTLING:
+        if self.phase is _SETTLING:
             return "payment confirmations"
         due = self.round.due
         return due.describe() if due is not None else ""
+
+
+_WAITING_FOR = {_CLOSED: "open the table", _IDLE: "start a round"}  # with no round in play
 
 
 def new_table(config: TableConfig) -> TableState:
@@ -281,17 +295,16 @@ def new_table(config: TableConfig) -> TableState:
 
 
 _Record = TypeVar("_Record", Stake, Round, TableState)
-_FIELDS: dict[type, frozenset[str]] = {
-    cls: frozenset(f.name for f in fields(cls)) for cls in (Stake, Round, TableState)
-}
+_FIELD_COUNT: dict[type, int] = {cls: len(fields(cls)) for cls in (Stake, Round, TableState)}
 
 
 def _evolve(record: _Record, **changes: Any) -> _Record:
     """``dataclasses.replace`` for the state's records, by copying the instance dictionary."""
-    assert changes.keys() <= _FIELDS[record.__class__], changes.keys()
-    new = object.__new__(record.__class__)
-    values = record.__dict__.copy()
-    values.update(changes)
+    new = _new(record.__class__)
+    values = {**record.__dict__, **changes}
+    # a record's dictionary holds its fields and nothing else: a name that is not a field
+    # would add one (checked by counting, cheaper than comparing the names)
+    assert len(values) == _FIELD_COUNT[record.__class__], changes.keys()
     _set(new, "__dict__", values)
     return new
 
@@ -318,7 +331,7 @@ def round_id(table_id: str, started_at: float, number: int) -> str:
 
 def _refuse(action: str, state: TableState, why: str = "") -> IllegalCommand:
     text = f"can't {action} while the table is {state.phase}"
-    if state.phase is Phase.HALTED and state.round is not None:
+    if state.phase is _HALTED and state.round is not None:
         text += f" ({state.round.halt_reason})"
     return IllegalCommand(text + (f": {why}" if why else ""))
 
@@ -344,14 +357,14 @@ def _verify_bet(
     """Refuse a bet the table may not take; else the round, the seat's stake on the hand before
     the bet (None for its first bet), the stake's bets with this one and everything they place
     (with the bets they bring)."""
-    rnd = _need(state, "place a bet", Phase.BETTING)
+    rnd = _need(state, "place a bet", _BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
         raise IllegalCommand(f"can't bet on {event.hand!r}: the hands are {', '.join(cfg.hands)}")
     amount = exact(event.amount)
     if amount <= 0:
         raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
-    if cfg.seating is Seating.BOXES:
+    if cfg.seating is _BOXES:
         _verify_box_bet(state, rnd, event)
     before = rnd.stake(event.hand, event.seat)
     bets = (*before.bets, (event.spot, amount)) if before else ((event.spot, amount),)
@@ -360,16 +373,16 @@ def _verify_bet(
     if event.spot not in game.initial_spots:
         allowed = ", ".join(s.value for s in game.initial_spots)
         raise IllegalCommand(f"can't bet on {event.spot} before the deal: expected {allowed}")
-    if event.spot is not Spot.ANTE and totals.get(Spot.ANTE, 0) <= 0:
+    if event.spot is not _ANTE and totals.get(_ANTE, 0) <= 0:
         raise IllegalCommand(f"can't bet on {event.spot} without an ante on {event.hand}")
     limits = game.config.limits
     limit = limits.get(event.spot)
     if limit is not None:
         limit.verify(event.spot, totals[event.spot], totals)
-        if event.spot is Spot.ANTE:  # a lower ante must not leave a side bet above its cap
+        if event.spot is _ANTE:  # a lower ante must not leave a side bet above its cap
             for spot, total in totals.items():
                 cap = limits.get(spot)
-                if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
+                if cap is not None and cap.at_most is _ANTE and spot is not _ANTE:
                     cap.verify(spot, total, totals)
     placed = _walked(game, bets, ())[1]
     balance = state.balance(event.seat)
@@ -446,22 +459,22 @@ def _verify_box_bet(state: TableState, rnd: Round, event: PlaceBet) -> None:
                 f"can't bet for {event.seat} on {event.hand}: an open box needs its owner "
                 f"{owner}'s permission"
             )
-        if event.spot is Spot.ANTE:
+        if event.spot is _ANTE:
             owners = next(s for s in rnd.stakes if s.hand == event.hand and s.seat == owner)
             own = rnd.stake(event.hand, event.seat)
-            total = (own.totals().get(Spot.ANTE, 0) if own else 0) + event.amount
-            if total > owners.totals().get(Spot.ANTE, 0):
+            total = (own.totals().get(_ANTE, 0) if own else 0) + event.amount
+            if total > owners.totals().get(_ANTE, 0):
                 raise IllegalCommand(
                     f"can't bet {total} for {event.seat} on {event.hand}: a passenger on an open "
-                    f"box bets the owner's amount ({owners.totals().get(Spot.ANTE)})"
+                    f"box bets the owner's amount ({owners.totals().get(_ANTE)})"
                 )
 
 
 def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
     """Before the deal: open-box passengers bet the owner's ante and follow him to his 2nd box."""
-    if state.config.seating is not Seating.BOXES or _box_rules(state) is None:
+    if state.config.seating is not _BOXES or _box_rules(state) is None:
         return
-    antes = {(s.hand, s.seat): s.totals().get(Spot.ANTE, 0) for s in rnd.stakes}
+    antes = {(s.hand, s.seat): s.totals().get(_ANTE, 0) for s in rnd.stakes}
     owned: dict[str, list[str]] = {}
     for hand in state.config.hands:
         owner = _owner_of(rnd, hand)
@@ -495,10 +508,10 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
 
 
 def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoint, list[Stake]]:
-    rnd = _need(state, "take a decision", Phase.DECIDING)
+    rnd = _need(state, "take a decision", _DECIDING)
     due = rnd.due
     assert due is not None and due.point is not None
-    if state.config.seating is Seating.BOXES:
+    if state.config.seating is _BOXES:
         stakes = [s for s in rnd.stakes if s.hand == event.hand]
         if not stakes:
             raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
@@ -533,7 +546,7 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
     option = due.point.option(event.option)  # raises naming the choices
     if option.places_bet and state.config.balances is not None:
         for stake in targets:
-            ante = stake.totals().get(Spot.ANTE, 0)
+            ante = stake.totals().get(_ANTE, 0)
             cost = times(ante, option.multiple)
             balance = state.balance(stake.seat) or 0
             if cost > balance:
@@ -643,12 +656,12 @@ def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     return tuple(steps)
 
 
-_PHASE_OF_DUE = {"card": Phase.DEALING, "decision": Phase.DECIDING, "reveal": Phase.REVEAL}
+_PHASE_OF_DUE = {"card": _DEALING, "decision": _DECIDING, "reveal": _REVEAL}
 
 
 def _phase_of(due: Due | None) -> Phase:
     if due is None:
-        return Phase.SETTLING
+        return _SETTLING
     return _PHASE_OF_DUE[due.kind]
 
 
@@ -666,7 +679,7 @@ def _phase_action(state: TableState) -> Action:
 
 def _gate(before: TableState, after: TableState) -> list[Action]:
     """Unlock the shoe exactly while a card is due; lock it otherwise."""
-    was, now = before.phase is Phase.DEALING, after.phase is Phase.DEALING
+    was, now = before.phase is _DEALING, after.phase is _DEALING
     if was == now:
         return []
     return [Action("shoe_gate", {"locked": not now})]
@@ -754,11 +767,11 @@ def _settle(
         settlements.append((stake.hand, stake.seat, settlement))
         actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
     rnd = _evolve(rnd, settlements=tuple(settlements))
-    state = _evolve(state, round=rnd, phase=Phase.SETTLING)
     if state.config.confirm_payments and any(s.returned > 0 for _, _, s in settlements):
+        state = _evolve(state, round=rnd, phase=_SETTLING)
         actions.append(_phase_action(state))
         return state, actions
-    return _complete(state, actions)
+    return _complete(state, actions, rnd)  # the state between, settling, is never seen
 
 
 def _credit(
@@ -772,23 +785,28 @@ def _credit(
     return out if len(out) == len(balances) else tuple(sorted(out))  # a new seat: sort again
 
 
-def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, list[Action]]:
-    rnd = state.round
+def _complete(
+    state: TableState, actions: list[Action], rnd: Round | None = None
+) -> tuple[TableState, list[Action]]:
+    """End the round in play (or ``rnd``, its settled form): balances credited, round ended."""
+    if rnd is None:
+        rnd = state.round
     assert rnd is not None
     game = state.config.game
     back = [(s.seat, _placed(game, s)) for s in rnd.stakes if s.ruling == "returned"]
-    balances = state.balances
-    if state.config.balances is not None:
-        won = [(seat, settlement.returned) for _, seat, settlement in rnd.settlements]
-        balances = _credit(balances, [*won, *back])
+    won: list[tuple[str, Money]] = []
     staked: Money = 0
     returned: Money = 0
-    for _, _, settlement in rnd.settlements:
+    for _, seat, settlement in rnd.settlements:
         staked += settlement.staked
         returned += settlement.returned
+        won.append((seat, settlement.returned))
     for _, amount in back:
         staked += amount
         returned += amount
+    balances = state.balances
+    if state.config.balances is not None:
+        balances = _credit(balances, [*won, *back] if back else won)
     actions.append(
         Action(
             "round_ended",
@@ -802,7 +820,7 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
     )
     state = _evolve(
         state,
-        phase=Phase.IDLE,
+        phase=_IDLE,
         round=None,
         balances=balances,
         last_round=((rnd.round_id, "complete"),),
@@ -816,11 +834,11 @@ def _complete(state: TableState, actions: list[Action]) -> tuple[TableState, lis
 
 
 def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "start a round", Phase.IDLE)
+    _need_phase(state, "start a round", _IDLE)
     number = state.rounds_started + 1
     deadline = now + state.config.betting_seconds if state.config.betting_seconds else None
     rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline)
-    state = _evolve(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
+    state = _evolve(state, phase=_BETTING, round=rnd, rounds_started=number)
     return state, [_phase_action(state)]
 
 
@@ -867,13 +885,13 @@ def _debit(state: TableState, seat: str, amount: Money) -> TableState:
 
 def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, what: str
                ) -> tuple[TableState, list[Action]]:  # fmt: skip
-    rnd = _need(state, what, Phase.BETTING)
+    rnd = _need(state, what, _BETTING)
     stake = rnd.stake(hand, seat)
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
     keep = stake.bets[:-how_many] if how_many else ()
     remaining = Stake(hand, seat, keep, debited=stake.debited)
-    if keep and remaining.totals().get(Spot.ANTE, 0) <= 0:
+    if keep and remaining.totals().get(_ANTE, 0) <= 0:
         raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
     # everything the removed bets paid in comes back (an ante's Ante Plus with it)
     state, remaining = _charge(state, remaining)
@@ -885,14 +903,14 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "close betting", Phase.BETTING)
+    rnd = _need(state, "close betting", _BETTING)
     _verify_boxes_ready(state, rnd)
     in_play = tuple(
         h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
     )
     actions = [Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
     if not in_play:
-        state = _evolve(state, phase=Phase.IDLE, round=None,
+        state = _evolve(state, phase=_IDLE, round=None,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip
         actions.append(Action("round_ended", {"round_id": rnd.round_id, "outcome": "no bets"}))
         actions.append(_phase_action(state))
@@ -912,7 +930,7 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
 def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, list[Action]]:
     rnd = state.round
     due = rnd.due if rnd is not None else None
-    if state.phase is not Phase.DEALING or rnd is None or due is None or due.kind != "card":
+    if state.phase is not _DEALING or rnd is None or due is None or due.kind != "card":
         return _halt_for_card(state, event.card)
     if event.card in {c for _, c, _ in rnd.cards}:
         return _halt(state, f"card {event.card} was already dealt in this round", DEALER)
@@ -930,7 +948,7 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
 
 
 def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Action]]:
-    if state.phase is Phase.HALTED:  # the halt's reason is already there: not quoted again
+    if state.phase is _HALTED:  # the halt's reason is already there: not quoted again
         reason = f"card {card} arrived while the table was halted"
     else:
         where = state.next_due or state.phase.value
@@ -945,13 +963,13 @@ def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Acti
 def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[Action]]:
     rnd = state.round
     assert rnd is not None
-    if state.phase is Phase.HALTED:  # already halted: add the reason, keep the first phase
+    if state.phase is _HALTED:  # already halted: add the reason, keep the first phase
         rnd = _evolve(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
         state = _evolve(state, round=rnd)
         return state, [Action("alert", {"level": "error", "message": reason})]
     rnd = _evolve(rnd, halted_from=state.phase, halt_reason=reason)
     before = state
-    state = _evolve(state, round=rnd, phase=Phase.HALTED)
+    state = _evolve(state, round=rnd, phase=_HALTED)
     actions = [
         Action("halted", {"round_id": rnd.round_id, "reason": reason, "by": actor,
                           "from": rnd.halted_from.value if rnd.halted_from else None}),
@@ -962,14 +980,14 @@ def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[
 
 
 def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "resume", Phase.HALTED)
+    rnd = _need(state, "resume", _HALTED)
     assert rnd.halted_from is not None
     before = state
     phase = rnd.halted_from
     rnd = _evolve(rnd, halted_from=None, halt_reason="")
-    if phase is Phase.DECIDING and state.config.decision_seconds:
+    if phase is _DECIDING and state.config.decision_seconds:
         rnd = _evolve(rnd, decision_deadline=now + state.config.decision_seconds)
-    if phase is Phase.BETTING and state.config.betting_seconds:
+    if phase is _BETTING and state.config.betting_seconds:
         rnd = _evolve(rnd, betting_deadline=now + state.config.betting_seconds)
     state = _evolve(state, round=rnd, phase=phase)
     actions = [Action("resumed", {"round_id": rnd.round_id, "by": event.actor, "note": event.note}),
@@ -988,7 +1006,7 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
         refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
         state = _debit(state, stake.seat, -stake.debited)
     state = _evolve(
-        state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),),
+        state, phase=_IDLE, round=None, last_round=((rnd.round_id, "void"),),
         last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
     )  # fmt: skip
     actions = [
@@ -1031,7 +1049,7 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
 
 
 def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "reveal", Phase.REVEAL)
+    rnd = _need(state, "reveal", _REVEAL)
     shown: list[str] = []
     while rnd.due is not None and rnd.due.kind == "reveal":
         shown.append(rnd.due.label)
@@ -1043,7 +1061,7 @@ def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableStat
 
 
 def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "confirm a payment", Phase.SETTLING)
+    rnd = _need(state, "confirm a payment", _SETTLING)
     owed = next((s.returned for h, seat, s in rnd.settlements
                  if h == event.hand and seat == event.seat), None)  # fmt: skip
     if owed is None:
@@ -1113,7 +1131,7 @@ def _positions(spec: str) -> list[tuple[str, Card]]:
 def _restore(
     state: TableState, event: RestoreSequence, now: float
 ) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "restore the deal sequence", Phase.HALTED)
+    rnd = _need(state, "restore the deal sequence", _HALTED)
     placed = _positions(event.cards)
     known = [c for _, c, _ in rnd.cards] + list(rnd.stray)
     card_steps = [i for i, d in enumerate(rnd.script) if d.kind == "card"]
@@ -1152,7 +1170,7 @@ def _restore(
 
 
 def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "redeal", Phase.HALTED, Phase.DEALING, Phase.DECIDING, Phase.REVEAL)
+    rnd = _need(state, "redeal", _HALTED, _DEALING, _DECIDING, _REVEAL)
     collected = (*[c for _, c, _ in rnd.cards], *rnd.stray)
     stakes: list[Stake] = []
     for stake in rnd.stakes:  # bets stay where they were before the deal; calls come back
@@ -1166,12 +1184,12 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
                                  "collected": [c.code for c in collected]})]  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, phase=Phase.DEALING), rnd, now)
+    state, more = _advance(_evolve(state, phase=_DEALING), rnd, now)
     return state, actions + more + _gate(before, state)
 
 
 def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "report the dealer's cards exposed", Phase.DEALING, Phase.DECIDING)
+    rnd = _need(state, "report the dealer's cards exposed", _DEALING, _DECIDING)
     if not any(_pending_points(state, s) for s in rnd.stakes):
         raise IllegalCommand("can't report an early exposure: every hand has decided")
     rnd = _evolve(rnd, exposed_early=True)
@@ -1190,7 +1208,7 @@ def _pending_points(state: TableState, stake: Stake) -> bool:
 def _rule(
     state: TableState, event: ResolveUndecided, now: float
 ) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "rule on undecided hands", Phase.HALTED)
+    rnd = _need(state, "rule on undecided hands", _HALTED)
     if not rnd.exposed_early:
         raise IllegalCommand(
             "can't rule on undecided hands: the dealer's cards were not exposed early"
@@ -1232,8 +1250,8 @@ def _rule(
 
 def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableState, list[Action]]:
     rnd = _need(
-        state, "correct a card", Phase.DEALING, Phase.DECIDING, Phase.REVEAL, Phase.SETTLING,
-        Phase.HALTED,
+        state, "correct a card", _DEALING, _DECIDING, _REVEAL, _SETTLING,
+        _HALTED,
     )  # fmt: skip
     at = [i for i, (pos, _, _) in enumerate(rnd.cards) if pos == event.position]
     if not 1 <= event.index <= len(at):
@@ -1253,14 +1271,14 @@ def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableSt
     actions = [Action("card_corrected", {"position": position, "index": event.index,
                                          "was": was.code, "now": event.card.code,
                                          "by": event.actor, "reason": event.reason})]  # fmt: skip
-    if state.phase is Phase.SETTLING:  # settlement is recomputed from the corrected cards
+    if state.phase is _SETTLING:  # settlement is recomputed from the corrected cards
         rnd = _evolve(rnd, settlements=(), paid=())
         return _settle(_evolve(state, round=rnd), now, actions)
     return state, actions
 
 
 def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
+    _need_phase(state, "change the deck", _IDLE, _CLOSED)
     state = _evolve(state, deck_id=event.deck_id)
     return state, [Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})]
 
@@ -1269,7 +1287,7 @@ def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list
 
 
 def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, list[Action]]:
-    _need(state, "rebet", Phase.BETTING)
+    _need(state, "rebet", _BETTING)
     last = next((b for h, s, b in state.last_bets if h == event.hand and s == event.seat), None)
     if not last:
         raise IllegalCommand(f"can't rebet for {event.seat} on {event.hand}: no bets last round")
@@ -1284,7 +1302,7 @@ def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, lis
 
 
 def _double(state: TableState, event: Double, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "double", Phase.BETTING)
+    rnd = _need(state, "double", _BETTING)
     stake = rnd.stake(event.hand, event.seat)
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't double for {event.seat} on {event.hand}: no bets to double")
@@ -1317,8 +1335,8 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
 
 
 def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "allow a passenger", Phase.BETTING)
-    if _box_rules(state) is None or state.config.seating is not Seating.BOXES:
+    rnd = _need(state, "allow a passenger", _BETTING)
+    if _box_rules(state) is None or state.config.seating is not _BOXES:
         raise IllegalCommand("can't allow a passenger: this game has no passengers")
     owner = _owner_of(rnd, event.hand)
     if owner is None:
@@ -1338,7 +1356,7 @@ def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableStat
     After no more bets its bets stand and play on: the decision timers decide for it.
     """
     rnd = state.round
-    if state.phase is not Phase.BETTING or rnd is None:
+    if state.phase is not _BETTING or rnd is None:
         return state, [Action("seat_disconnected", {"seat": event.seat, "bets": "stand"})]
     mine = [s for s in rnd.stakes if s.seat == event.seat]
     refund = exact(sum((s.debited for s in mine), 0))
@@ -1424,14 +1442,10 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
     rnd = state.round
     if rnd is None:
         return state, []
-    if (
-        state.phase is Phase.BETTING
-        and rnd.betting_deadline is not None
-        and now >= rnd.betting_deadline
-    ):
+    if state.phase is _BETTING and rnd.betting_deadline is not None and now >= rnd.betting_deadline:
         return _no_more_bets(state, now, "timer")
     if (
-        state.phase is Phase.DECIDING
+        state.phase is _DECIDING
         and rnd.decision_deadline is not None
         and now >= rnd.decision_deadline
     ):
@@ -1443,15 +1457,13 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
         order = {hand: i for i, hand in enumerate(state.config.hands)}
         # box by box in table order: a gambler's first box is decided before his second
         for stake in sorted(rnd.stakes, key=lambda s: order.get(s.hand, len(order))):
-            if state.phase is not Phase.DECIDING or not _owes(state.config.game, stake, point):
+            if state.phase is not _DECIDING or not _owes(state.config.game, stake, point):
                 continue
-            key = (stake.hand, stake.seat if state.config.seating is Seating.SHARED else "")
+            key = (stake.hand, stake.seat if state.config.seating is _SHARED else "")
             if key in seen:
                 continue
             seen.add(key)
-            seat = (
-                stake.seat if state.config.seating is Seating.SHARED else _owner(state, stake.hand)
-            )
+            seat = stake.seat if state.config.seating is _SHARED else _owner(state, stake.hand)
             auto = Decide(actor="timer", hand=stake.hand, seat=seat, option=point.on_timeout)
             try:
                 state, more = _decide(state, auto, now, automatic=True)
@@ -1475,14 +1487,14 @@ Handler = Callable[[TableState, Event, float], tuple[TableState, list[Action]]]
 
 
 def _open(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "open the table", Phase.CLOSED)
-    state = _evolve(state, phase=Phase.IDLE)
+    _need_phase(state, "open the table", _CLOSED)
+    state = _evolve(state, phase=_IDLE)
     return state, [_phase_action(state), Action("shoe_gate", {"locked": True})]
 
 
 def _close(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "close the table", Phase.IDLE)
-    state = _evolve(state, phase=Phase.CLOSED)
+    _need_phase(state, "close the table", _IDLE)
+    state = _evolve(state, phase=_CLOSED)
     return state, [_phase_action(state)]
 
 
@@ -1513,7 +1525,7 @@ def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, 
         case ConfirmPayment():
             return _payment(state, event)
         case Halt(reason=reason):
-            if state.round is None or state.phase is Phase.HALTED:
+            if state.round is None or state.phase is _HALTED:
                 raise _refuse("halt", state, "no round is in play" if state.round is None else "")
             return _halt(state, reason, event.actor)
         case Resume():

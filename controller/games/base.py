@@ -271,7 +271,9 @@ class Game(ABC):
         """:meth:`settle` of a complete ``walk`` on cards already checked and evaluated."""
         side = self.settle_side(cards, walk, player)
         main, qualifies = self.settle_main(walk, player, dealer)
-        settlement = Settlement(only_staked((*side, *main)), player, dealer, qualifies, walk.folded)
+        settlement = Settlement(only_staked(side + main), player, dealer, qualifies, walk.folded)
+        if self.config.table_max_payout is None:
+            return settlement
         return self._apply_table_maximum(settlement)
 
     def dealer_qualifies(self, dealer: HandValue) -> bool | None:

@@ -94,6 +94,26 @@ class Result(StrEnum):
     PUSH = "push"
 
 
+# Enum members read once: on Python 3.11 every ``Result.WIN`` goes through the enum
+# metaclass's ``__getattr__`` hook, several times the cost of a module global.
+_WIN, _LOSE, _PUSH = Result.WIN, Result.LOSE, Result.PUSH
+_ANTE_BONUS = Spot.ANTE_BONUS
+#: the JSON text of every spot and result (a dict lookup: ``str()`` of an enum is a call)
+_TEXT: dict[Spot | Result, str] = {member: member.value for member in (*Spot, *Result)}
+_ODDS_TEXT: dict[tuple[int, int], str] = {}  # "3:2" by (numerator, denominator): few, reused
+
+
+def _odds_text(odds: Fraction) -> str:
+    """Odds as JSON text: ``3:2``."""
+    ratio = odds.as_integer_ratio()
+    text = _ODDS_TEXT.get(ratio)
+    if text is None:
+        text = f"{ratio[0]}:{ratio[1]}"
+        if len(_ODDS_TEXT) < 4096:
+            _ODDS_TEXT[ratio] = text
+    return text
+
+
 # ---------------------------------------------------------------------- deal script
 
 
@@ -268,7 +288,8 @@ def times(amount: Money, ratio: Fraction) -> Money:
     (15, Fraction(15, 2), 5)
     """
     if isinstance(amount, int):
-        num, den = amount * ratio.numerator, ratio.denominator
+        num, den = ratio.as_integer_ratio()  # one call, where .numerator is a property
+        num *= amount
         if den == 1:
             return num
         whole, rest = divmod(num, den)
@@ -339,21 +360,31 @@ class SettlementLine:
     @property
     def returned(self) -> Money:
         """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
-        if self.result is Result.LOSE:
+        if self.result is _LOSE:
             return 0
         return exact(self.stake + self.paid) if self.paid else self.stake
 
     def to_json(self) -> dict[str, object]:
-        """The JSON form used in reports, scenarios and messages."""
-        odds, stake, paid = self.odds, self.stake, self.paid
-        back = 0 if self.result is Result.LOSE else stake + paid if paid else stake
+        """The JSON form used in reports, scenarios and messages (a new dict on every call)."""
+        made: dict[str, object] | None = self.__dict__.get("_json")
+        if made is None:  # worked out once per line: lines are immutable, and often shared
+            made = self.__dict__["_json"] = self._json()
+        return made.copy()
+
+    def _json(self) -> dict[str, object]:
+        odds, stake, paid, result = self.odds, self.stake, self.paid, self.result
+        if stake.__class__ is int and paid.__class__ is int:  # whole amounts: the usual case
+            money = str(stake), str(paid), "0" if result is _LOSE else str(stake + paid)
+        else:
+            back = 0 if result is _LOSE else exact(stake + paid)
+            money = format_amount(stake), format_amount(paid), format_amount(back)
         return {
-            "spot": str(self.spot),
-            "stake": str(stake) if stake.__class__ is int else format_amount(stake),
-            "result": str(self.result),
-            "odds": None if odds is None else f"{odds.numerator}:{odds.denominator}",
-            "paid": str(paid) if paid.__class__ is int else format_amount(paid),
-            "returned": str(back) if back.__class__ is int else format_amount(exact(back)),
+            "spot": _TEXT[self.spot],
+            "stake": money[0],
+            "result": _TEXT[result],
+            "odds": None if odds is None else _odds_text(odds),
+            "paid": money[1],
+            "returned": money[2],
             "paytable_line": self.paytable_line,
             "reason": self.reason,
         }
@@ -385,7 +416,7 @@ class Settlement:
         returned: Money = 0
         for line in lines:
             staked += line.stake
-            if line.result is not Result.LOSE:  # what line.returned is, summed
+            if line.result is not _LOSE:  # what line.returned is, summed
                 returned += line.stake + line.paid
         _set(self, "__dict__", {
             "lines": lines, "player_hand": player_hand, "dealer_hand": dealer_hand,
@@ -420,32 +451,68 @@ class Settlement:
         """
         player, dealer = hands or (self.player_hand.to_json(), self.dealer_hand.to_json())
         staked, returned = self.staked, self.returned
+        net = returned - staked
         return {
             "player_hand": player,
             "dealer_hand": dealer,
             "dealer_qualifies": self.dealer_qualifies,
             "folded": self.folded,
             "lines": [line.to_json() for line in self.lines],
-            "staked": format_amount(staked),
-            "returned": format_amount(returned),
-            "net": format_amount(exact(returned - staked)),
+            "staked": str(staked) if staked.__class__ is int else format_amount(staked),
+            "returned": str(returned) if returned.__class__ is int else format_amount(returned),
+            "net": str(net) if net.__class__ is int else format_amount(exact(net)),
             "notes": list(self.notes),
         }
 
 
+# Lines are immutable, and a table makes the same ones again and again: on several stakes of
+# a round (the ante won on the same hands), and round after round ("folded", a side bet lost
+# on "high card, king"). The constructors below keep the lines of whole amounts they made
+# (about three in four of a studio table's are made again), each with its JSON form once it
+# has been asked for. A line's odds are keyed by identity: the kept line holds them, so their
+# id names them for as long as the key exists.
+_LINES: dict[tuple[object, ...], SettlementLine] = {}
+_LINES_KEPT = 8192  # about 8 MB at most, JSON forms included
+
+
+def _kept(key: tuple[object, ...], line: SettlementLine) -> SettlementLine:
+    if len(_LINES) >= _LINES_KEPT:
+        _LINES.clear()
+    _LINES[key] = line
+    return line
+
+
 def win(spot: Spot, stake: Money, odds: Fraction, line: str | None, reason: str) -> SettlementLine:
     """A winning line paying ``odds`` to one."""
-    return SettlementLine(spot, stake, Result.WIN, odds, times(stake, odds), line, reason)
+    if stake.__class__ is not int:
+        return SettlementLine(spot, stake, _WIN, odds, times(stake, odds), line, reason)
+    key = (spot, stake, id(odds), line, reason)
+    made = _LINES.get(key)
+    if made is None:
+        made = _kept(key, SettlementLine(spot, stake, _WIN, odds, times(stake, odds), line, reason))
+    return made
 
 
 def lose(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A losing line."""
-    return SettlementLine(spot, stake, Result.LOSE, None, 0, None, reason)
+    if stake.__class__ is not int:
+        return SettlementLine(spot, stake, _LOSE, None, 0, None, reason)
+    key = (spot, stake, _LOSE, reason)
+    made = _LINES.get(key)
+    if made is None:
+        made = _kept(key, SettlementLine(spot, stake, _LOSE, None, 0, None, reason))
+    return made
 
 
 def push(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A line whose stake is returned."""
-    return SettlementLine(spot, stake, Result.PUSH, None, 0, None, reason)
+    if stake.__class__ is not int:
+        return SettlementLine(spot, stake, _PUSH, None, 0, None, reason)
+    key = (spot, stake, _PUSH, reason)
+    made = _LINES.get(key)
+    if made is None:
+        made = _kept(key, SettlementLine(spot, stake, _PUSH, None, 0, None, reason))
+    return made
 
 
 def beats(player: HandValue, dealer: HandValue) -> str:
@@ -473,9 +540,5 @@ def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
     The Triple Action ante bonus has no stake of its own and is kept when it pays.
     """
     return tuple(
-        [
-            line
-            for line in lines
-            if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
-        ]
+        [line for line in lines if line.stake > 0 or (line.spot is _ANTE_BONUS and line.paid > 0)]
     )

@@ -1,0 +1,92 @@
+"""Records the table keeps and reuses for speed behave as if they were made afresh."""
+
+import dataclasses
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from config.schema import load_game
+from controller.cards import STANDARD_52, parse_cards
+from controller.events import OpenTable
+from controller.games import Seating
+from controller.games.rules import Result, Spot, lose, push, win
+from controller.hands import describe, evaluate
+from controller.journal import GENESIS, Entry, chain, verify
+from controller.runtime import ReplayStep
+from controller.table import TableConfig, _evolve, new_table
+
+
+def test_a_kept_line_is_the_line_its_arguments_make() -> None:
+    first = win(Spot.ANTE, 10, Fraction(3, 2), "flush", "flush, ace beats pair of twos")
+    again = win(Spot.ANTE, 10, Fraction(3, 2), "flush", "flush, ace beats pair of twos")
+    assert again == first and again.paid == 15 and again.result is Result.WIN
+    # equal odds in another object, and other odds, other stakes and other reasons
+    assert win(Spot.ANTE, 10, Fraction(6, 4), "flush", "flush, ace beats pair of twos") == first
+    other_odds = win(Spot.ANTE, 10, Fraction(2), "flush", "flush, ace beats pair of twos")
+    assert other_odds.paid == 20 and other_odds.odds == 2
+    assert win(Spot.ANTE, 12, Fraction(3, 2), "flush", "flush, ace beats pair of twos").paid == 18
+    assert lose(Spot.CALL, 10, "folded") != push(Spot.CALL, 10, "folded")
+    assert lose(Spot.CALL, 10, "folded").result is Result.LOSE
+    assert push(Spot.CALL, 10, "tie").to_json()["returned"] == "10"
+    assert lose(Spot.CALL, 10, "x").reason == "x" and lose(Spot.CALL, 10, "y").reason == "y"
+    # amounts that are not whole are made afresh, exactly
+    half = win(Spot.ANTE, Fraction(5, 2), Fraction(3, 2), None, "r")
+    assert half.paid == Fraction(15, 4) and half.to_json()["returned"] == "6.25"
+
+
+def test_a_lines_json_is_a_new_dict_on_every_call() -> None:
+    line = lose(Spot.ANTE_PLUS, 10, "folded")
+    first = line.to_json()
+    first["reason"] = "changed by a reader"
+    assert line.to_json()["reason"] == "folded"
+    assert line.to_json() is not line.to_json()
+    assert json.loads(json.dumps(line.to_json())) == {
+        "spot": "ante_plus", "stake": "10", "result": "lose", "odds": None, "paid": "0",
+        "returned": "0", "paytable_line": None, "reason": "folded",
+    }  # fmt: skip
+    # the JSON kept on a line is no field: equality and the fields' list ignore it
+    assert [f.name for f in dataclasses.fields(line)][-1] == "reason"
+    assert line == lose(Spot.ANTE_PLUS, 10, "folded")
+
+
+def test_hand_names_and_the_order_of_the_best_five() -> None:
+    rng = random.Random(7)
+    cards = list(STANDARD_52.cards)
+    names = {"two pair, kings and fives": "KS KD 5H 5C 2D", "full house, fives over kings":
+             "5S 5D 5H KC KD", "straight, five high": "AS 2D 3H 4C 5D",
+             "high card, ace": "AS 9D 7H 4C 2D", "pair of aces": "AS AD 7H 4C 2D"}  # fmt: skip
+    for name, text in names.items():
+        assert describe(evaluate(parse_cards(text)).strength) == name
+    for _ in range(2000):
+        value = evaluate(rng.sample(cards, 7))
+        # groups first (by size, then rank), then single cards high to low, suits high first
+        five = value.best_five
+        ranks = [card >> 2 for card in five]
+        expected = sorted(five, key=lambda card: (ranks.count(card >> 2), card), reverse=True)
+        if value.category.value not in ("straight", "straight_flush") or ranks != [3, 2, 1, 0, 12]:
+            assert list(five) == expected
+
+
+def test_a_record_evolved_with_a_name_that_is_no_field_is_refused() -> None:
+    config = TableConfig("T1", load_game("ultimate-texas-holdem"), Seating.SHARED, ("player",))
+    state = new_table(config)
+    assert _evolve(state, rounds_started=3).rounds_started == 3
+    with pytest.raises(AssertionError):
+        _evolve(state, rounds_startd=3)
+
+
+def test_journal_rows_and_replay_steps_are_frozen_records() -> None:
+    entry = chain(GENESIS, 0, 1.0, {"kind": "table_configured"})
+    same = Entry(seq=0, at=1.0, record={"kind": "table_configured"}, prev=GENESIS,
+                 digest=entry.digest)  # fmt: skip
+    assert same == entry and same.text is None and entry.text is not None
+    verify([same])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entry.seq = 1  # type: ignore[misc]
+    assert "text" not in repr(entry)
+    step = ReplayStep(entry, OpenTable(actor="pit:x"), None, [])  # type: ignore[arg-type]
+    assert step.entry is entry and step.actions == []
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        step.actions = []  # type: ignore[misc]
