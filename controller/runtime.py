@@ -6,6 +6,8 @@ replaying the journal: the same events give the same state and the same actions.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -82,15 +84,44 @@ class ReplayStep:
     actions: list[Action]
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (as it was before, afterwards)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def replay(
     journal: Journal, source: str = "journal", *, check: bool = True
 ) -> Iterator[ReplayStep]:
-    """Rebuild the table row by row (after checking the chain, unless ``check`` is off)."""
-    entries = list(journal.entries())
-    if check:
-        verify(entries)
+    """Rebuild the table row by row (after checking the chain, unless ``check`` is off).
+
+    Every row is read and checked before the first is applied, so a long journal is held
+    whole while it is replayed: hundreds of thousands of plain, acyclic records that the
+    cyclic garbage collector would otherwise walk again and again for nothing (0.5-0.7 s of
+    a 10,000-round replay). They are read with the collector paused and kept out of its
+    later passes (``gc.freeze``) until the replay ends, however it ends.
+    """
+    with _collector_paused():
+        entries = list(journal.entries())
+        if check:
+            verify(entries)
     if not entries:
         raise TableError(f"{source}: the journal is empty")
+    gc.freeze()
+    try:
+        yield from _replay_entries(entries, source)
+    finally:
+        gc.unfreeze()
+
+
+def _replay_entries(entries: list[Entry], source: str) -> Iterator[ReplayStep]:
+    """The steps of a journal already read and checked."""
     state = new_table(config_from_header(entries[0].record, source))
     # a table's journal repeats the same few records (cards, bets, decisions): each stored
     # text is decoded once (events are immutable)

@@ -1,6 +1,7 @@
 """The journal on a real SQLite file: append-only, tamper-evident, enough to rebuild the table."""
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -320,3 +321,37 @@ def test_the_journal_status_tracks_its_slowest_recent_write(
         if n % 4 == 0:  # the window moved on: exactly its own slowest
             assert status["slowest_ms"] == round(max(window), 3)
     runner.close()
+
+
+def test_a_replay_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    """Replay pauses the collector while it reads and keeps the rows out of its passes until
+    it ends: finished, abandoned half way, or refused for a broken chain."""
+    runner = TableRunner.create(tmp_path / "j.sqlite", header(), T0 - 60)
+    for event, now in rounds(2):
+        runner.submit(event, now)
+    journal = runner.journal
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    steps = replay(journal, "test")
+    first = next(steps)
+    assert gc.isenabled()  # it runs between the steps, for everything the steps make
+    assert gc.get_freeze_count() > 0  # the rows read are out of its passes meanwhile
+    assert first.entry.seq == 1
+    steps.close()  # abandoned half way
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert [s.state for s in replay(journal, "test")][-1] == runner.state  # finished
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()  # a caller that keeps it off finds it off
+    try:
+        list(replay(journal, "test"))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    runner.close()
+    with sqlite3.connect(tmp_path / "j.sqlite") as db:  # one row changed behind its back
+        db.execute("DROP TRIGGER journal_no_update")
+        db.execute("UPDATE journal SET record = replace(record, 'seat:1', 'seat:9') WHERE seq = 3")
+    tampered = SqliteJournal(tmp_path / "j.sqlite")
+    with pytest.raises(JournalCorrupt, match="row 3"):
+        list(replay(tampered, "test"))
+    tampered.close()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
