@@ -43,7 +43,7 @@ from controller.events import (
 )
 from controller.games import Seating
 from controller.games.rules import Spot
-from controller.journal import verify
+from controller.journal import parse_record, verify_rows
 from controller.runtime import header_record, replay
 from controller.table import Phase, TableConfig, TableState, fold, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
@@ -135,20 +135,22 @@ def replay_journal(path: Path) -> tuple[float, TableState, dict[str, float]]:
             state = step.state
         total = time.perf_counter() - started
         assert state is not None
-        # the same work in its parts (each timed alone)
+        # the same work in its parts (each timed alone): the rows read as stored, the chain
+        # checked, each distinct record decoded; the rest is handle() and the steps
         started = time.perf_counter()
-        entries = list(journal.entries())
+        rows = journal.rows()
         read = time.perf_counter() - started
         started = time.perf_counter()
-        verify(entries)
+        verify_rows(rows)
         check = time.perf_counter() - started
         started = time.perf_counter()
-        for entry in entries[1:]:
-            event_from_json(entry.record)
+        texts = {text for _, _, text, _, _ in rows[1:]}
+        for text in texts:
+            event_from_json(parse_record(text))
         decode = time.perf_counter() - started
     finally:
         journal.close()
-    return total, state, {"read": read, "verify": check, "decode every row": decode}
+    return total, state, {"read": read, "verify": check, f"decode {len(texts)} records": decode}
 
 
 def baseline(state: TableState, n: int = 20_000) -> float:

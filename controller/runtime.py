@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from config.schema import GAMES_DIR, game_from_text
 from controller.errors import TableError
 from controller.events import Action, Event, event_from_json, event_to_json
 from controller.games import Seating
-from controller.journal import Entry, Journal, verify
+from controller.journal import Journal, Row, parse_record, verify_rows
 from controller.table import TableConfig, TableState, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
 
@@ -76,9 +77,10 @@ def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
 
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """One replayed row: the event, when it was handled, the state after it, its actions."""
+    """One replayed row: its number and time, the event, the state after it, its actions."""
 
-    entry: Entry
+    seq: int
+    at: float
     event: Event
     state: TableState
     actions: list[Action]
@@ -102,39 +104,38 @@ def replay(
     """Rebuild the table row by row (after checking the chain, unless ``check`` is off).
 
     Every row is read and checked before the first is applied, so a long journal is held
-    whole while it is replayed: hundreds of thousands of plain, acyclic records that the
-    cyclic garbage collector would otherwise walk again and again for nothing (0.5-0.7 s of
-    a 10,000-round replay). They are read with the collector paused and kept out of its
-    later passes (``gc.freeze``) until the replay ends, however it ends.
+    whole while it is replayed, as stored: a table's journal repeats a few hundred distinct
+    records (cards, bets, decisions) over hundreds of thousands of rows, and each distinct
+    text is parsed and decoded once (events are immutable). The rows are read with Python's
+    cyclic garbage collector paused and kept out of its later passes (``gc.freeze``) until
+    the replay ends, however it ends: plain acyclic data it would otherwise walk again and
+    again for nothing (0.5-0.7 s of a 10,000-round replay).
     """
     with _collector_paused():
-        entries = list(journal.entries())
+        rows = journal.rows()
         if check:
-            verify(entries)
-    if not entries:
+            verify_rows(rows)
+    if not rows:
         raise TableError(f"{source}: the journal is empty")
     gc.freeze()
     try:
-        yield from _replay_entries(entries, source)
+        yield from _replay_rows(rows, source)
     finally:
         gc.unfreeze()
 
 
-def _replay_entries(entries: list[Entry], source: str) -> Iterator[ReplayStep]:
+def _replay_rows(rows: list[Row], source: str) -> Iterator[ReplayStep]:
     """The steps of a journal already read and checked."""
-    state = new_table(config_from_header(entries[0].record, source))
-    # a table's journal repeats the same few records (cards, bets, decisions): each stored
-    # text is decoded once (events are immutable)
+    state = new_table(config_from_header(parse_record(rows[0][2]), source))
     decoded: dict[str, Event] = {}
-    for entry in entries[1:]:
-        text = entry.text
-        event = decoded.get(text) if text is not None else None
+    for seq, at, text, _, _ in islice(rows, 1, None):
+        event = decoded.get(text)
         if event is None:
-            event = event_from_json(entry.record)
-            if text is not None and len(decoded) < 65536:
+            event = event_from_json(parse_record(text))
+            if len(decoded) < 65536:
                 decoded[text] = event
-        state, actions = handle(state, event, entry.at)
-        yield ReplayStep(entry, event, state, actions)
+        state, actions = handle(state, event, at)
+        yield ReplayStep(seq, at, event, state, actions)
 
 
 class TableRunner:

@@ -66,14 +66,14 @@ def run_history(args: argparse.Namespace) -> int:
             rid = _round_of(step, previous)
             if rid is not None:
                 info = rounds.setdefault(
-                    rid, {"round_id": rid, "started": _when(step.entry.at), "events": 0,
+                    rid, {"round_id": rid, "started": _when(step.at), "events": 0,
                           "outcome": "in play", "staked": "0", "returned": "0"},
                 )  # fmt: skip
                 info["events"] += 1
                 for action in step.actions:
                     if action.kind == "round_ended" and action.data.get("round_id") == rid:
                         info["outcome"] = action.data["outcome"]
-                        info["ended"] = _when(step.entry.at)
+                        info["ended"] = _when(step.at)
                         info["staked"] = action.data.get("staked", "0")
                         info["returned"] = action.data.get("returned", "0")
             previous = step.state
@@ -123,11 +123,11 @@ def run_replay(args: argparse.Namespace) -> int:
                 after = _summary(step.state)
                 actions = [{"kind": a.kind, **a.data} for a in step.actions]
                 if args.json:
-                    row = {"row": step.entry.seq, "at": _when(step.entry.at), "event": event}
+                    row = {"row": step.seq, "at": _when(step.at), "event": event}
                     print(json.dumps({**row, "actions": actions, "after": after}))
                 else:
                     fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
-                    print(f"#{step.entry.seq:<5} {_when(step.entry.at)}  {event['kind']} {fields}")
+                    print(f"#{step.seq:<5} {_when(step.at)}  {event['kind']} {fields}")
                     for action in actions:
                         if action["kind"] in (
                             "refused",

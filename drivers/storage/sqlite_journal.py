@@ -8,14 +8,13 @@ earlier versions) are read and verified as before.
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
-from controller.journal import GENESIS, Entry, chain
+from controller.journal import GENESIS, Entry, Row, chain, parse_record
 
 __all__ = ["SYNC_MODES", "JournalError", "SqliteJournal"]
 
@@ -133,14 +132,17 @@ class SqliteJournal:
             if known is not None:
                 yield Entry(seq, at, known.copy(), prev, digest, record)
                 continue
-            try:
-                doc = json.loads(record)
-            except json.JSONDecodeError:
-                yield Entry(seq, at, {"kind": "unreadable", "text": record}, prev, digest)
-                continue
+            doc = parse_record(record)
             if _flat(doc) and len(read) < 65536:
                 read[record] = doc.copy()
             yield Entry(seq, at, doc, prev, digest, record)
+
+    def rows(self) -> list[Row]:
+        """Every row as stored, its record unparsed (a replay parses each distinct one once)."""
+        rows: list[Row] = self._db.execute(
+            "SELECT seq, at, record, prev, digest FROM journal ORDER BY seq"
+        ).fetchall()
+        return rows
 
     def __len__(self) -> int:
         return self._next

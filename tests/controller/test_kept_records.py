@@ -86,7 +86,7 @@ def test_journal_rows_and_replay_steps_are_frozen_records() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         entry.seq = 1  # type: ignore[misc]
     assert "text" not in repr(entry)
-    step = ReplayStep(entry, OpenTable(actor="pit:x"), None, [])  # type: ignore[arg-type]
-    assert step.entry is entry and step.actions == []
+    step = ReplayStep(0, 1.0, OpenTable(actor="pit:x"), None, [])  # type: ignore[arg-type]
+    assert (step.seq, step.at) == (0, 1.0) and step.actions == []
     with pytest.raises(dataclasses.FrozenInstanceError):
         step.actions = []  # type: ignore[misc]

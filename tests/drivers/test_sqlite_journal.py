@@ -335,7 +335,7 @@ def test_a_replay_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) ->
     first = next(steps)
     assert gc.isenabled()  # it runs between the steps, for everything the steps make
     assert gc.get_freeze_count() > 0  # the rows read are out of its passes meanwhile
-    assert first.entry.seq == 1
+    assert first.seq == 1
     steps.close()  # abandoned half way
     assert gc.isenabled() and gc.get_freeze_count() == 0
     assert [s.state for s in replay(journal, "test")][-1] == runner.state  # finished
