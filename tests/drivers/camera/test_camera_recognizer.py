@@ -175,9 +175,11 @@ def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> 
 
 
 @pytest.mark.full
-def test_small_tilted_cards_are_never_read_wrong() -> None:
+@pytest.mark.parametrize("first_seed", [300, 600])
+def test_small_tilted_cards_are_never_read_wrong(first_seed: int) -> None:
     # beyond the accuracy mix: cards 45-75 pixels wide before an oblique view of up to 45
     # degrees, under every augmentation; the recognizer may refuse them, never misread them
+    # (seeds 600 on hold a queen of clubs at 65 pixels under a glare that reads as a spade)
     from dataclasses import replace
 
     from simulators.camera.accuracy import match_truth
@@ -185,7 +187,7 @@ def test_small_tilted_cards_are_never_read_wrong() -> None:
 
     recognizer = Recognizer()
     cards = 0
-    for seed in range(300, 316):
+    for seed in range(first_seed, first_seed + 16):
         rng = random.Random(seed)
         for i in range(40):
             options = random_options(rng)
