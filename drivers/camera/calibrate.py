@@ -29,6 +29,7 @@ from drivers.camera.recognizer import (
 
 __all__ = [
     "DEFAULT_INDEX_BOX",
+    "SMALL_RESOLUTION",
     "Sample",
     "augment_patch",
     "calibrate",
@@ -40,6 +41,10 @@ Image = NDArray[np.uint8]
 
 #: the index region searched on a canonical card (fractions of width and height)
 DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)
+
+#: the resolutions (shares of the canonical card's) that the small-card suit discriminant
+#: learns from: cards about 36 to 84 pixels wide
+SMALL_RESOLUTION = (0.3, 0.7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +91,17 @@ def _index_pair(glyphs: list[IndexGlyphs | None]) -> list[int]:
     return best
 
 
-def augment_patch(patch: Image, rng: np.random.Generator) -> Image:
+def augment_patch(
+    patch: Image, rng: np.random.Generator, resolution: tuple[float, float] = (0.35, 1.0)
+) -> Image:
     """A degraded copy of a rectified index patch, as a table camera may see the same corner.
 
-    The corner is taken down to a camera's resolution (down to a third of the canonical
-    card's, and foreshortened along one axis as an oblique view does, up to 45 degrees),
-    blurred by the lens, given sensor noise, JPEG compression and another exposure (a glare
-    lifts the ink towards the paper), then brought back to the canonical size as the
-    recognizer's rectification does, with the misregistration of an imperfect outline.
+    The corner is taken down to a camera's resolution (a share of the canonical card's drawn
+    from ``resolution``, by default down to a third of it, and foreshortened along one axis
+    as an oblique view does, up to 45 degrees), blurred by the lens, given sensor noise,
+    JPEG compression and another exposure (a glare lifts the ink towards the paper), then
+    brought back to the canonical size as the recognizer's rectification does, with the
+    misregistration of an imperfect outline.
     """
     h, w = patch.shape[:2]
     angle = rng.uniform(-3, 3)
@@ -101,7 +109,7 @@ def augment_patch(patch: Image, rng: np.random.Generator) -> Image:
     m = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale), np.float64)
     m[:, 2] += rng.uniform(-2, 2, 2)
     out = cv2.warpAffine(patch, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    f = rng.uniform(0.35, 1.0)
+    f = rng.uniform(*resolution)
     fx, fy = f, f
     if rng.random() < 0.5:  # an oblique view foreshortens one direction of the card
         squeeze = rng.uniform(0.7, 1.0)
@@ -138,7 +146,10 @@ def calibrate(
 
     Every rank and every suit must appear at least once. Each index corner found is also
     degraded ``augment`` times (resolution, blur, noise, exposure, misregistration) so the
-    classifiers learn what tells the glyphs apart at table-camera resolution. The card aspect
+    classifiers learn what tells the glyphs apart at table-camera resolution. The index
+    corners of clubs and spades are degraded ``augment`` times more to the resolution of
+    cards under 80 pixels wide only (:data:`SMALL_RESOLUTION`), for a discriminant of those
+    two suits on small cards, where they differ in a few pixels. The card aspect
     is measured from the photographs (median of the card outlines) unless given.
     """
     if not samples:
@@ -156,6 +167,9 @@ def calibrate(
     redness: dict[bool, list[float]] = {True: [], False: []}
     pips: list[NDArray[np.float32]] = []
     pip_labels: list[int] = []
+    small_rng = np.random.default_rng(seed + 1)  # the other classifiers' copies stay the same
+    small: list[NDArray[np.float32]] = []
+    small_labels: list[int] = []
     for sample, quad in zip(samples, quads, strict=True):
         patches = index_patches(sample.image, quad, aspect, index_box)
         glyphs = [split_index(p, card_h, origin) for p in patches]
@@ -178,6 +192,13 @@ def calibrate(
             rank_labels.append(int(sample.card.rank))
             suits.append(g.suit)
             suit_labels.append(int(sample.card.suit))
+        if sample.card.suit in (Suit.CLUBS, Suit.SPADES):
+            for i in chosen:
+                for _ in range(augment):
+                    view = augment_patch(patches[i], small_rng, SMALL_RESOLUTION)
+                    if (g := split_index(view, card_h, origin)) is not None:
+                        small.append(g.suit)
+                        small_labels.append(int(sample.card.suit))
         red = sample.card.suit in (Suit.HEARTS, Suit.DIAMONDS)
         redness[red].extend(g.redness for i in chosen if (g := glyphs[i]) is not None)
         expected = pip_count(int(sample.card.rank))
@@ -217,6 +238,11 @@ def calibrate(
         pip=(
             GlyphClassifier.fit(np.stack(pips), np.array(pip_labels, np.int16))
             if len(set(pip_labels)) == 4
+            else None
+        ),
+        small_suit=(
+            GlyphClassifier.fit(np.stack(small), np.array(small_labels, np.int16))
+            if len(set(small_labels)) == 2
             else None
         ),
     )

@@ -36,7 +36,8 @@ class Profile:
     cards, see :func:`drivers.camera.recognizer.needed_margins`), both glyphs correlate with
     their class's mean glyph by at least ``min_similarity``, and the ink colour agrees with
     the suit (red at ``red_threshold`` or more, black at half of it or less); otherwise the
-    card is reported as unknown. ``pip``, when calibrated, scores the pips of aces to tens.
+    card is reported as unknown. ``pip``, when calibrated, scores the pips of aces to tens;
+    ``small_suit``, when calibrated, tells clubs from spades on cards under 80 pixels wide.
     """
 
     name: str
@@ -49,9 +50,10 @@ class Profile:
     min_similarity: float = 0.45
     red_threshold: float = 0.15
     pip: GlyphClassifier | None = None  # the suit from the pips of aces to tens, if calibrated
+    small_suit: GlyphClassifier | None = None  # clubs or spades on small cards, if calibrated
 
     def __post_init__(self) -> None:
-        for kind, size, most in (*_KINDS, ("pip", SUIT_SIZE, 4)):
+        for kind, size, most in (*_KINDS, ("pip", SUIT_SIZE, 4), ("small_suit", SUIT_SIZE, 4)):
             clf: GlyphClassifier | None = getattr(self, kind)
             if clf is None:
                 continue
@@ -100,6 +102,8 @@ class Profile:
         arrays = {**self.rank.arrays("rank"), **self.suit.arrays("suit")}
         if self.pip is not None:
             arrays.update(self.pip.arrays("pip"))
+        if self.small_suit is not None:
+            arrays.update(self.small_suit.arrays("small_suit"))
         try:
             with target.open("wb") as out:
                 arrays["meta"] = np.array(json.dumps(self.metadata()))
@@ -143,6 +147,11 @@ def load_profile(path: Path | str) -> Profile:
         rank = GlyphClassifier.from_arrays(arrays, "rank")
         suit = GlyphClassifier.from_arrays(arrays, "suit")
         pip = GlyphClassifier.from_arrays(arrays, "pip") if "pip_labels" in arrays else None
+        small_suit = (
+            GlyphClassifier.from_arrays(arrays, "small_suit")
+            if "small_suit_labels" in arrays
+            else None
+        )
         box = tuple(float(v) for v in meta["index_box"])
         if len(box) != 4:
             raise ValueError(f"index_box {box}")
@@ -157,6 +166,7 @@ def load_profile(path: Path | str) -> Profile:
             min_similarity=float(meta["min_similarity"]),
             red_threshold=float(meta["red_threshold"]),
             pip=pip,
+            small_suit=small_suit,
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ProfileError(f"profile {source}: missing or bad field ({error})") from None

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from controller.cards import STANDARD_52
+from controller.cards import STANDARD_52, Suit
 from controller.errors import CalibrationError, ProfileError
 from drivers.camera.calibrate import Sample, calibrate, read_labels
 from drivers.camera.profile import FORMAT, builtin_profile, load_profile
@@ -54,6 +54,10 @@ def test_profile_file_round_trip_and_refusals(deck_profile: Path, tmp_path: Path
     reloaded = load_profile(again)
     assert np.allclose(reloaded.rank.weights, profile.rank.weights)
     assert reloaded.metadata() == profile.metadata()
+    # the small-card discriminant of clubs and spades is calibrated and kept
+    assert profile.small_suit is not None and reloaded.small_suit is not None
+    assert profile.small_suit.labels.tolist() == [int(Suit.CLUBS), int(Suit.SPADES)]
+    assert np.allclose(reloaded.small_suit.weights, profile.small_suit.weights)
     with pytest.raises(ProfileError, match="found nothing"):
         load_profile(tmp_path / "missing.npz")
     junk = tmp_path / "junk.npz"
@@ -77,6 +81,7 @@ def test_builtin_profile_loads() -> None:
     profile = builtin_profile()
     assert profile.rank.labels.tolist() == list(range(13))
     assert profile.suit.labels.tolist() == list(range(4))
+    assert profile.small_suit is not None
 
 
 def test_calibration_refuses_missing_ranks_and_blank_photos() -> None:

@@ -9,7 +9,10 @@ from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
 from drivers.camera.recognizer import (
     MIN_CARD_SIDE,
+    MIN_RED_SUIT_SIDE,
+    MIN_SMALL_SUIT_SIDE,
     MIN_SUIT_SIDE,
+    SMALL_SUIT_MARGIN,
     Recognizer,
     Status,
     effective_size,
@@ -133,6 +136,24 @@ def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> Non
     rank, suit = needed_margins(0.3, 70.0)
     assert suit > 1.5 * rank > 0.45
     assert needed_margins(0.3, MIN_SUIT_SIDE - 1)[1] == math.inf
+    # hearts and diamonds (both corners red) differ in many pixels: the rank's margin from
+    # 64 pixels on, a steeper one below, none below their own floor
+    assert needed_margins(0.3, 70.0, red=True) == (rank, rank)
+    red_60 = needed_margins(0.3, 60.0, red=True)[1]
+    assert needed_margins(0.3, 60.0)[1] == math.inf and red_60 > needed_margins(0.3, 60.0)[0]
+    assert needed_margins(0.3, MIN_RED_SUIT_SIDE - 1, red=True)[1] == math.inf
+    # the small-card discriminant of clubs and spades: at least the class mean's margin,
+    # steeply more on smaller cards, down to a lower floor
+    assert needed_margins(0.3, 79.0, small_suit=True) == (
+        needed_margins(0.3, 79.0)[0],
+        SMALL_SUIT_MARGIN,
+    )
+    assert needed_margins(0.3, MIN_SMALL_SUIT_SIDE, small_suit=True)[1] >= SMALL_SUIT_MARGIN
+    # pips are larger than the index's suit symbol: held to the rule of their own size,
+    # which may lie below the index's floor
+    assert needed_margins(0.3, MIN_SUIT_SIDE - 1, pips=True)[1] < math.inf
+    assert math.isfinite(needed_margins(0.3, MIN_SMALL_SUIT_SIDE, small_suit=True)[1])
+    assert needed_margins(0.3, MIN_SMALL_SUIT_SIDE - 1, small_suit=True)[1] == math.inf
     # an oblique view: the foreshortened direction counts
     quad = np.array([[0, 0], [80, 0], [80, 90], [0, 90]], np.float64)
     assert effective_size(quad, 240 / 336) == pytest.approx(90 * 240 / 336)
@@ -154,9 +175,11 @@ def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> 
 
 
 @pytest.mark.full
-def test_small_tilted_cards_are_never_read_wrong() -> None:
+@pytest.mark.parametrize("first_seed", [300, 600])
+def test_small_tilted_cards_are_never_read_wrong(first_seed: int) -> None:
     # beyond the accuracy mix: cards 45-75 pixels wide before an oblique view of up to 45
     # degrees, under every augmentation; the recognizer may refuse them, never misread them
+    # (seeds 600 on hold a queen of clubs at 65 pixels under a glare that reads as a spade)
     from dataclasses import replace
 
     from simulators.camera.accuracy import match_truth
@@ -164,7 +187,7 @@ def test_small_tilted_cards_are_never_read_wrong() -> None:
 
     recognizer = Recognizer()
     cards = 0
-    for seed in range(300, 316):
+    for seed in range(first_seed, first_seed + 16):
         rng = random.Random(seed)
         for i in range(40):
             options = random_options(rng)
@@ -200,11 +223,11 @@ def test_rendered_accuracy_ten_thousand_cards() -> None:
     print(total.summary())
     print(total.conditions())
     assert total.wrong == 0, total.wrong_examples[:20]
-    # The target is 99.5 %. The recognizer reads 98.8 % of this mix and refuses the
-    # rest: mostly cards under 64 pixels (effective width) whose suit symbols cannot tell
-    # clubs from spades safely, court cards there having no pips to settle it (docs/camera.md).
-    # This guards against regressions.
-    assert total.accuracy >= 0.985, total.summary()
+    # The target is 99.5 %. The recognizer reads 99.0 % of this mix and refuses the
+    # rest: mostly black cards under 70 pixels (effective width) whose suit symbols cannot
+    # tell clubs from spades safely, court cards there having no pips to settle it
+    # (docs/camera.md). This guards against regressions.
+    assert total.accuracy >= 0.987, total.summary()
 
 
 def test_random_options_are_deterministic() -> None:
@@ -233,5 +256,6 @@ def test_overlapping_box_cards_are_read_from_their_corners_or_counted_unknown(
         read += len(seen)
         total += len(truth)
     # a covered card shows one index corner: one witness, held to twice the margin, and at
-    # this size (cards 72 pixels wide) its suit symbol is small: most are left unknown
-    assert read >= 0.3 * total
+    # this size (cards 72 pixels wide, some under 70 pixels of effective width, where no
+    # black suit is read from the index) its suit symbol is small: most are left unknown
+    assert read >= 0.25 * total
