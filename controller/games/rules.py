@@ -493,26 +493,25 @@ def win(spot: Spot, stake: Money, odds: Fraction, line: str | None, reason: str)
     return made
 
 
-def lose(spot: Spot, stake: Money, reason: str) -> SettlementLine:
-    """A losing line."""
+def _unpaid(spot: Spot, stake: Money, result: Result, reason: str) -> SettlementLine:
+    """A line that pays nothing: lost, or its stake returned."""
     if stake.__class__ is not int:
-        return SettlementLine(spot, stake, _LOSE, None, 0, None, reason)
-    key = (spot, stake, _LOSE, reason)
+        return SettlementLine(spot, stake, result, None, 0, None, reason)
+    key = (spot, stake, result, reason)
     made = _LINES.get(key)
     if made is None:
-        made = _kept(key, SettlementLine(spot, stake, _LOSE, None, 0, None, reason))
+        made = _kept(key, SettlementLine(spot, stake, result, None, 0, None, reason))
     return made
+
+
+def lose(spot: Spot, stake: Money, reason: str) -> SettlementLine:
+    """A losing line."""
+    return _unpaid(spot, stake, _LOSE, reason)
 
 
 def push(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A line whose stake is returned."""
-    if stake.__class__ is not int:
-        return SettlementLine(spot, stake, _PUSH, None, 0, None, reason)
-    key = (spot, stake, _PUSH, reason)
-    made = _LINES.get(key)
-    if made is None:
-        made = _kept(key, SettlementLine(spot, stake, _PUSH, None, 0, None, reason))
-    return made
+    return _unpaid(spot, stake, _PUSH, reason)
 
 
 def beats(player: HandValue, dealer: HandValue) -> str:
