@@ -499,16 +499,15 @@ class Stages:
             self.times[name].append((now - self._mark) / 1e6)
             self._mark = now
 
-        def timed_put(inbound: Any) -> None:
-            if inbound.kind == "shoe" and isinstance(inbound.item, CardRead):
-                self._put = time.perf_counter_ns()
-            put(inbound)
+        def handing_over(hand_over: Any) -> Any:
+            """``put`` or ``offer``, noting when a card is handed to the table."""
 
-        def timed_offer(inbound: Any) -> bool:
-            if inbound.kind == "shoe" and isinstance(inbound.item, CardRead):
-                self._put = time.perf_counter_ns()
-            handled: bool = offer(inbound)
-            return handled
+            def timed(inbound: Any) -> Any:
+                if inbound.kind == "shoe" and isinstance(inbound.item, CardRead):
+                    self._put = time.perf_counter_ns()
+                return hand_over(inbound)
+
+            return timed
 
         def timed_shoe(event: Any, now: float) -> None:
             if self._put and isinstance(event, CardRead):
@@ -538,8 +537,8 @@ class Stages:
             if self._card and len(self.times["events"]) < len(self.times["handle"]):
                 lap("events")  # the first message after handle(): the public card event
 
-        service.put = timed_put  # type: ignore[method-assign]
-        service.offer = timed_offer  # type: ignore[method-assign]
+        service.put = handing_over(put)  # type: ignore[method-assign]
+        service.offer = handing_over(offer)  # type: ignore[method-assign]
         service._shoe = timed_shoe  # type: ignore[method-assign]
         runner.journal.append = timed_append  # type: ignore[method-assign]
         runner.submit = timed_submit  # type: ignore[method-assign]
@@ -697,7 +696,7 @@ def report(r: dict[str, Any]) -> None:
                 f"{row['max_ms']:>9.3f}"
             )
         labels = {
-            "queue": "  inside: waiting for the table's thread",
+            "queue": "  inside: waiting for the table",
             "journal": "  inside: the journal write",
             "handle": "  inside: handle()",
             "events": "  inside: its public event built and sent on",

@@ -89,7 +89,11 @@ def canonical_text(seq: int, at: float, text: str) -> bytes:
     ``seq``; the time as the JSON string of its ``repr`` (digits, sign, point, exponent,
     ``inf`` or ``nan``: nothing that JSON escapes).
     """
-    return f'{{"at":"{float(at)!r}","record":{text},"seq":{int(seq)}}}'.encode()
+    return _canonical_str(seq, at, text).encode()
+
+
+def _canonical_str(seq: int, at: float, text: str) -> str:
+    return f'{{"at":"{float(at)!r}","record":{text},"seq":{int(seq)}}}'
 
 
 def _digest(prev: str, content: bytes) -> str:
@@ -101,22 +105,6 @@ def chain(prev: str, seq: int, at: float, record: dict[str, Any]) -> Entry:
     text = record_text(record)
     digest = _digest(prev, canonical_text(seq, at, text))
     return Entry(seq, at, record, prev, digest, text)
-
-
-def _holds(prev: str, entry: Entry) -> bool:
-    """Whether ``entry``'s digest covers its content, following a row whose digest is ``prev``.
-
-    A stored text that hashes to the digest is the very content that was hashed, and the
-    record was read from it; otherwise (another form, or a change) the record is written out
-    in the canonical form and hashed.
-    """
-    text = entry.text
-    if (
-        text is not None
-        and _digest(prev, canonical_text(entry.seq, entry.at, text)) == entry.digest
-    ):
-        return True
-    return _digest(prev, canonical(entry.seq, entry.at, entry.record)) == entry.digest
 
 
 #: a row as stored, its record unparsed: (seq, at, text, prev, digest)
@@ -139,7 +127,7 @@ def parse_record(text: str) -> dict[str, Any]:
 
 def verify(entries: Iterable[Entry]) -> None:
     """Raise :class:`JournalCorrupt` at the first row that breaks the chain."""
-    _verify((e.seq, e.at, e.text, e.prev, e.digest, e) for e in entries)
+    _verify((e.seq, e.at, e.text, e.prev, e.digest, e.record) for e in entries)
 
 
 def verify_rows(rows: Iterable[Row]) -> None:
@@ -148,27 +136,30 @@ def verify_rows(rows: Iterable[Row]) -> None:
     _verify((seq, at, text, prev, digest, None) for seq, at, text, prev, digest in rows)
 
 
-def _verify(rows: Iterable[tuple[int, float, str | None, str, str, Entry | None]]) -> None:
+def _verify(
+    rows: Iterable[tuple[int, float, str | None, str, str, dict[str, Any] | None]],
+) -> None:
+    """Check rows of (seq, at, stored text, prev, digest, the record if already parsed)."""
     prev, expected_seq = GENESIS, 0
     sha256 = hashlib.sha256
-    for seq, at, text, row_prev, digest, entry in rows:
+    for seq, at, text, row_prev, digest, record in rows:
         if seq != expected_seq:
             raise JournalCorrupt(
                 f"row {seq}: expected row {expected_seq} here (a row is missing or moved)"
             )
         if row_prev != prev:
             raise JournalCorrupt(f"row {seq}: it does not follow row {seq - 1} (the chain is cut)")
-        # the usual case first, in one step: the stored text hashes to the digest (the digest
-        # of the previous row and canonical_text, as _holds hashes them; UTF-8 encodes a
-        # concatenation as the concatenation of the encodings)
-        if text is None or (
-            sha256(f'{prev}{{"at":"{float(at)!r}","record":{text},"seq":{int(seq)}}}'.encode())
-            .hexdigest() != digest
-        ):  # fmt: skip
-            if entry is None:  # a row as stored: its record, as the journal reads it
-                assert text is not None
-                entry = Entry(seq, at, parse_record(text), row_prev, digest, text)
-            if not _holds(prev, entry):
+        # A stored text that hashes to the digest is the very content that was hashed (the
+        # usual case, checked in one step: UTF-8 encodes a concatenation as the concatenation
+        # of the encodings); otherwise (another JSON form, or a change) the record is written
+        # out in the canonical form and hashed.
+        if (
+            text is None
+            or sha256((prev + _canonical_str(seq, at, text)).encode()).hexdigest() != digest
+        ):
+            if record is None:  # a row as stored: its record, as the journal reads it
+                record = parse_record(text or "")
+            if _digest(prev, canonical(seq, at, record)) != digest:
                 raise JournalCorrupt(
                     f"row {seq}: its digest does not match its content "
                     "(changed after it was written)"

@@ -62,6 +62,11 @@ class Publisher(Protocol):
         """Publish one message; False when it could not be sent."""
         ...
 
+    def flush(self, timeout: float) -> bool:
+        """Send what was published so far now, waiting at most ``timeout`` seconds; whether
+        it was sent."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Inbound:
@@ -148,9 +153,6 @@ def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
 #: the audiences shown the hardware's status (the shoe, the camera, the broker, the journal)
 STAFF = (DEALER, PIT)
 
-#: the pause after a card's public event that lets the publisher's own thread send it at once,
-#: for a publisher that cannot say when it has (one with ``flush`` is waited for instead)
-HANDOVER_SECONDS = 0.0001
 #: the longest the table waits for its publisher to have sent a card's public event
 HANDOVER_LIMIT_SECONDS = 0.002
 
@@ -477,7 +479,10 @@ class TableService:
         for n, message in enumerate(self.projector.iter_events(before, after, actions, now)):
             self._publish([message])
             if n == 0 and self.publisher is not None:
-                self._hand_over()
+                # the first event (a card's public one) leaves now: it would otherwise wait
+                # for the publisher's network thread, and that thread for the interpreter,
+                # until the other audiences' events and every state are built
+                self.publisher.flush(HANDOVER_LIMIT_SECONDS)
         if actions:
             self._publish(self.projector.states(after, now))
         if self.gate is not None and gates and not gates[-1]:
@@ -493,16 +498,6 @@ class TableService:
         if before.phase is Phase.HALTED and after.phase is not Phase.HALTED:
             self._camera_check(now)  # what the camera found during the halt is reported now
         return actions
-
-    def _hand_over(self) -> None:
-        """Let the publisher's network thread send the first event (a card's public one) now:
-        it would otherwise wait for the interpreter until the other audiences' events and
-        every state are built (a card that opens a decision builds many)."""
-        flush = getattr(self.publisher, "flush", None)
-        if flush is not None:
-            flush(HANDOVER_LIMIT_SECONDS)
-        else:
-            time.sleep(HANDOVER_SECONDS)
 
     def _camera_check(self, now: float) -> None:
         """Cross-check the camera's latest stable view with the table; submit what it finds."""
