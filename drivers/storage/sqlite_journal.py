@@ -67,6 +67,12 @@ class SqliteJournal:
     :data:`WAL_KEPT_BYTES`) and the next round writes over it from the start: a flushed
     append that grows a file must also commit the file's new size to the file system's own
     journal, one that overwrites does not (on ext4, p99 0.62 -> 0.30-0.42 ms a row).
+
+    The checkpoint never waits for a reader (a pit manager's ``tablectl history`` on the
+    running table's journal): it copies what it can; SQLite starts the log over once
+    everything is copied and no reader holds it. Only the journal that writes rows
+    checkpoints: a reader closes without one (its checkpoint would take the writer's lock
+    while it copies: a running table's write took up to 136 ms instead of 16).
     """
 
     CHECKPOINT_ROWS = 5000
@@ -93,6 +99,7 @@ class SqliteJournal:
         self._next: int = int(row[0]) + 1 if row else 0
         self._last: str = str(row[1]) if row else GENESIS
         self._since_checkpoint = 0
+        self._wrote = False  # this is the table's writer, not a reader
 
     def append(self, record: dict[str, Any], at: float) -> Entry:
         """Write one record durably and return its row."""
@@ -107,16 +114,17 @@ class SqliteJournal:
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot write row {entry.seq}: {error}") from None
         self._next, self._last = entry.seq + 1, entry.digest
+        self._wrote = True
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.CHECKPOINT_ROWS:
             self.quiet()
         return entry
 
     def quiet(self) -> None:
-        """Checkpoint the write-ahead log into the database file (rows stay durable either way);
-        the next append writes the log over from its start, in place."""
+        """Checkpoint the write-ahead log into the database file (rows stay durable either way),
+        without waiting for readers; the next append writes the log over from its start."""
         try:
-            self._db.execute("PRAGMA wal_checkpoint(RESTART)")
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot checkpoint the journal: {error}") from None
         self._since_checkpoint = 0
@@ -148,7 +156,9 @@ class SqliteJournal:
         return self._next
 
     def close(self) -> None:
-        """Checkpoint and close the file (the write-ahead log is emptied: one file to copy)."""
-        with contextlib.suppress(sqlite3.Error):
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """Close the file; the writer first checkpoints and empties the write-ahead log (one
+        file to copy), a reader leaves both to the writer."""
+        if self._wrote:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -286,6 +287,37 @@ def test_checkpoints_run_when_quiet_or_after_many_rows(
     verify(rows)
     assert [r.record["n"] for r in rows] == list(range(70))
     reopened.close()
+
+
+def test_readers_never_checkpoint_and_the_writer_never_waits_for_them(
+    tmp_path: Path,
+) -> None:
+    """A pit manager reading a running table's journal leaves its log alone when it closes,
+    and the table's checkpoint goes on while a reader holds a snapshot (it copies what it
+    can; the log starts over once the reader is done)."""
+    path = tmp_path / "j.sqlite"
+    writer = SqliteJournal(path)
+    writer._db.execute("PRAGMA busy_timeout=60000")  # a checkpoint that waited would hang
+    for i in range(20):
+        writer.append({"kind": "tick", "n": i}, T0 + i)
+    reader = SqliteJournal(path)
+    assert [e.record["n"] for e in reader.entries()] == list(range(20))
+    reader.close()
+    assert in_the_database_file(path) == 0  # the reader copied nothing into the file
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN")
+    assert holder.execute("SELECT count(*) FROM journal").fetchone() == (20,)  # a snapshot
+    done = threading.Event()
+    quiet = threading.Thread(target=lambda: (writer.quiet(), done.set()), daemon=True)
+    quiet.start()
+    quiet.join(10)
+    assert done.is_set(), "the checkpoint waited for the reader"
+    writer.append({"kind": "tick", "n": 20}, T0 + 20)  # appends go on meanwhile
+    holder.execute("COMMIT")
+    holder.close()
+    writer.quiet()
+    assert in_the_database_file(path) == 21
+    writer.close()
 
 
 def test_the_log_kept_after_a_checkpoint_is_bounded(
