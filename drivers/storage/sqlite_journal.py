@@ -66,7 +66,7 @@ class SqliteJournal:
     :data:`CHECKPOINT_ROWS` appends. The checkpoint leaves the log file its size (up to
     :data:`WAL_KEPT_BYTES`) and the next round writes over it from the start: a flushed
     append that grows a file must also commit the file's new size to the file system's own
-    journal, one that overwrites does not (on ext4, p99 0.62 -> 0.30-0.42 ms a row).
+    journal, one that overwrites does not (on ext4, p99 0.62-0.74 -> 0.30-0.51 ms a row).
 
     The checkpoint never waits for a reader (a pit manager's ``tablectl history`` on the
     running table's journal): it copies what it can; SQLite starts the log over once
