@@ -21,6 +21,7 @@ from controller.games import Seating
 from controller.runtime import TableRunner, config_from_header, header_record
 from controller.service import Inbound, TableService
 from controller.topics import Topics
+from controller.views import Projector
 from drivers.camera.capture import VideoCaptureSource
 from drivers.camera.profile import load_profile
 from drivers.camera.recognizer import Recognizer
@@ -56,8 +57,11 @@ class RunningTable:
         self.layout = self._zones() if config.camera.enabled else None
         self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
         self.journal_path.parent.mkdir(parents=True, exist_ok=True)
-        self.runner = self._open_journal()
         self.topics = Topics(t.id)
+        # the projector remembers what its views need (the last round, the settlements) from
+        # the same single replay that rebuilds the table
+        projector = Projector(self.topics)
+        self.runner = self._open_journal(projector)
         self.births = BirthCounter(self.journal_path)
         kwargs: dict[str, Any] = {"gate": self._gate, "births": self.births.next}
         if clock is not None:
@@ -69,7 +73,8 @@ class RunningTable:
         kwargs["halts_on_shoe_loss"] = (
             not isinstance(shoe, NoShoe) and getattr(shoe, "dialect", "framed") != "framed"
         )
-        self.service = TableService.recover(self.runner, **kwargs)
+        self.service = TableService(self.runner, projector=projector, **kwargs)
+        projector.hardware = self.service.hardware
         self.service.projector.yellow_seconds = t.yellow_seconds
         self.service.status["camera"] = {"enabled": config.camera.enabled}
         self.camera: TableCamera | None = None  # the simulated camera, when configured
@@ -87,11 +92,11 @@ class RunningTable:
         )
         self.service.publisher = self.link
 
-    def _open_journal(self) -> TableRunner:
+    def _open_journal(self, projector: Projector) -> TableRunner:
         t = self.config.table
         path = self.journal_path
         if path.exists() and _rows(path):
-            runner = TableRunner.recover(path, sync=t.journal_sync)
+            runner = TableRunner.recover(path, sync=t.journal_sync, observe=projector.observe)
             header = next(iter(runner.journal.entries())).record
             have = (header.get("table_id"), header.get("game"))
             if have != (t.id, t.game.value):

@@ -10,7 +10,7 @@ import contextlib
 import gc
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice
@@ -25,7 +25,7 @@ from controller.journal import Journal, Row, parse_record, verify_rows
 from controller.table import TableConfig, TableState, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
 
-__all__ = ["ReplayStep", "TableRunner", "header_record", "replay"]
+__all__ = ["Observer", "ReplayStep", "TableRunner", "header_record", "rebuild", "replay"]
 
 HEADER = "table_configured"
 
@@ -98,6 +98,10 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+#: what a recovery tells of every replayed row: the state before it, after it, and its actions
+Observer = Callable[[TableState, TableState, list[Action]], None]
+
+
 def replay(
     journal: Journal, source: str = "journal", *, check: bool = True
 ) -> Iterator[ReplayStep]:
@@ -111,12 +115,7 @@ def replay(
     the replay ends, however it ends: plain acyclic data it would otherwise walk again and
     again for nothing (0.5-0.7 s of a 10,000-round replay).
     """
-    with _collector_paused():
-        rows = journal.rows()
-        if check:
-            verify_rows(rows)
-    if not rows:
-        raise TableError(f"{source}: the journal is empty")
+    rows = _read(journal, source, check)
     gc.freeze()
     try:
         yield from _replay_rows(rows, source)
@@ -124,9 +123,28 @@ def replay(
         gc.unfreeze()
 
 
+def _read(journal: Journal, source: str, check: bool = True) -> list[Row]:
+    """Every row of ``journal``, its chain checked (unless ``check`` is off); never none."""
+    with _collector_paused():
+        rows = journal.rows()
+        if check:
+            verify_rows(rows)
+    if not rows:
+        raise TableError(f"{source}: the journal is empty")
+    return rows
+
+
 def _replay_rows(rows: list[Row], source: str) -> Iterator[ReplayStep]:
     """The steps of a journal already read and checked."""
     state = new_table(config_from_header(parse_record(rows[0][2]), source))
+    for seq, at, event in _events(rows):
+        state, actions = handle(state, event, at)
+        yield ReplayStep(seq, at, event, state, actions)
+
+
+def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event]]:
+    """Every row's event after the header, each distinct record decoded once (events are
+    immutable)."""
     decoded: dict[str, Event] = {}
     for seq, at, text, _, _ in islice(rows, 1, None):
         event = decoded.get(text)
@@ -134,8 +152,30 @@ def _replay_rows(rows: list[Row], source: str) -> Iterator[ReplayStep]:
             event = event_from_json(parse_record(text))
             if len(decoded) < 65536:
                 decoded[text] = event
-        state, actions = handle(state, event, at)
-        yield ReplayStep(seq, at, event, state, actions)
+        yield seq, at, event
+
+
+def rebuild(
+    journal: Journal, source: str = "journal", observe: Observer | None = None
+) -> TableState:
+    """The table a journal leaves: :func:`replay` (chain checked first) without its steps,
+    as a restart needs it; ``observe`` is told of every row (a projector rebuilding what its
+    views remember) in the same single pass."""
+    rows = _read(journal, source)
+    state = new_table(config_from_header(parse_record(rows[0][2]), source))
+    gc.freeze()
+    try:
+        if observe is None:
+            for _, at, event in _events(rows):
+                state, _ = handle(state, event, at)
+        else:
+            for _, at, event in _events(rows):
+                after, actions = handle(state, event, at)
+                observe(state, after, actions)
+                state = after
+    finally:
+        gc.unfreeze()
+    return state
 
 
 class TableRunner:
@@ -164,15 +204,17 @@ class TableRunner:
         return cls(new_table(config_from_header(header, str(path))), journal)
 
     @classmethod
-    def recover(cls, path: Path, *, sync: str = "full") -> TableRunner:
-        """Reopen a journal and rebuild the table by replaying it."""
+    def recover(
+        cls, path: Path, *, sync: str = "full", observe: Observer | None = None
+    ) -> TableRunner:
+        """Reopen a journal and rebuild the table by replaying it once (``observe``: see
+        :func:`rebuild`)."""
         journal = SqliteJournal(path, sync)
-        state = None
-        for step in replay(journal, str(path)):
-            state = step.state
-        if state is None:
-            entries = list(journal.entries())
-            state = new_table(config_from_header(entries[0].record, str(path)))
+        try:
+            state = rebuild(journal, str(path), observe)
+        except BaseException:
+            journal.close()
+            raise
         return cls(state, journal)
 
     def submit(self, event: Event, now: float) -> list[Action]:

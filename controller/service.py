@@ -11,8 +11,8 @@ journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
 :class:`~controller.views.Projector` turns the step into one message per audience.
 
 What it survives: the broker restarting (it reconnects and republishes every state under a
-new birth), its own death (``recover`` replays the journal and halts a round that was in
-play, so the dealer checks the layout before resuming or voiding it), the shoe unplugged
+new birth), its own death (``TableRunner.recover`` replays the journal once, for the table
+and its projector, and the service halts a round that was in play, so the dealer checks the layout before resuming or voiding it), the shoe unplugged
 and back (published as hardware status; a dialect without sequence numbers halts dealing,
 because a card may have been read while it was away).
 """
@@ -44,8 +44,8 @@ from controller.events import (
     event_from_json,
 )
 from controller.messages import Command
-from controller.runtime import TableRunner, replay
-from controller.table import ROLES, Phase, TableState, new_table
+from controller.runtime import TableRunner
+from controller.table import ROLES, Phase, TableState
 from controller.topics import Sender, Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
@@ -201,19 +201,6 @@ class TableService:
         self._last_rebirth = 0.0
         self.error: BaseException | None = None
         self.listeners: list[Callable[[Event, list[Action]], None]] = []
-
-    # ------------------------------------------------------------------ construction
-
-    @classmethod
-    def recover(cls, runner: TableRunner, **kwargs: Any) -> TableService:
-        """A service for a table rebuilt from its journal (the projector replays it too)."""
-        service = cls(runner, **kwargs)
-        previous: TableState | None = None
-        for step in replay(runner.journal, str(getattr(runner.journal, "path", "journal"))):
-            before = previous if previous is not None else new_table(step.state.config)
-            service.projector.observe(before, step.state, step.actions)
-            previous = step.state
-        return service
 
     # ------------------------------------------------------------------ control
 

@@ -162,6 +162,38 @@ def test_recovery_rebuilds_the_identical_table(tmp_path: Path) -> None:
     assert again.state == uninterrupted and again.state.phase is Phase.IDLE
 
 
+def test_recovery_replays_once_and_tells_every_row(tmp_path: Path) -> None:
+    # a restart rebuilds the table and what its projector remembers in one pass: the
+    # observer sees each row's state before and after, and its actions, as replay() does
+    path = tmp_path / "t.sqlite"
+    events = rounds(2)
+    play(path, events).close()
+    seen: list[tuple[object, object, list[object]]] = []
+    recovered = TableRunner.recover(
+        path, observe=lambda before, after, actions: seen.append((before, after, actions))
+    )
+    recovered.close()
+    journal = SqliteJournal(path)
+    steps = list(replay(journal))
+    journal.close()
+    assert len(seen) == len(steps) == len(events)
+    assert [(a, acts) for _, a, acts in seen] == [(s.state, s.actions) for s in steps]
+    assert [b for b, _, _ in seen[1:]] == [s.state for s in steps[:-1]]
+    assert seen[0][0] == new_table(steps[0].state.config)
+    assert recovered.state == steps[-1].state
+
+
+def test_recovery_refuses_a_journal_changed_behind_its_back(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TRIGGER journal_no_update")
+    db.execute("UPDATE journal SET at = at + 1 WHERE seq = 4")
+    db.close()
+    with pytest.raises(JournalCorrupt, match="row 4: its digest does not match"):
+        TableRunner.recover(path)
+
+
 def test_history_and_replay_for_the_pit_manager(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
