@@ -12,9 +12,10 @@ journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
 
 What it survives: the broker restarting (it reconnects and republishes every state under a
 new birth), its own death (``TableRunner.recover`` replays the journal once, for the table
-and its projector, and the service halts a round that was in play, so the dealer checks the layout before resuming or voiding it), the shoe unplugged
-and back (published as hardware status; a dialect without sequence numbers halts dealing,
-because a card may have been read while it was away).
+and its projector, and the service halts a round that was in play, so the dealer checks the
+layout before resuming or voiding it), the shoe unplugged and back (published as hardware
+status; a dialect without sequence numbers halts dealing, because a card may have been read
+while it was away).
 """
 
 from __future__ import annotations

@@ -557,19 +557,37 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
     return rnd, due.point, targets
 
 
-class _Memo:
-    """A game's walks by (bets, decisions), with what each has placed in all."""
+_CardsKey = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]  # player, dealer, board
+_Hands = tuple["RoundCards", HandValue, HandValue, tuple["_Json", "_Json"]]
 
-    __slots__ = ("game", "walks")
+
+class _Memo:
+    """A game's walks by (bets, decisions), with what each has placed in all; the settlements
+    of its rounds (see :func:`_settle_ahead`)."""
+
+    __slots__ = ("game", "hands", "settled", "walks")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.walks: dict[
             tuple[tuple[tuple[Spot, Money], ...], tuple[str, ...]], tuple[Walk, Money]
         ] = {}
+        # the hands of a round's cards (player, dealer, board), evaluated and checked, and the
+        # settlements of a stake's bets and decisions on them (both pure functions of their keys)
+        self.hands: dict[_CardsKey, _Hands] = {}
+        self.settled: dict[tuple[_CardsKey, object, tuple[str, ...]], tuple[Settlement, _Json]] = {}
 
 
 _MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id stays its own
+
+
+def _memo(game: Game) -> _Memo:
+    memo = _MEMOS.get(id(game))
+    if memo is None or memo.game is not game:
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        memo = _MEMOS[id(game)] = _Memo(game)
+    return memo
 
 
 def _walked(
@@ -579,9 +597,7 @@ def _walked(
     immutable and games pure: memoized)."""
     memo = _MEMOS.get(id(game))
     if memo is None or memo.game is not game:
-        if len(_MEMOS) >= 64:
-            _MEMOS.clear()
-        memo = _MEMOS[id(game)] = _Memo(game)
+        memo = _memo(game)
     key = (bets, decisions)
     found = memo.walks.get(key)
     if found is None:
@@ -712,9 +728,90 @@ def _advance(state: TableState, rnd: Round, now: float) -> tuple[TableState, lis
             if deadline != rnd.decision_deadline:
                 rnd = _evolve(rnd, decision_deadline=deadline)
         break
+    _settle_ahead(game, rnd, rnd.stakes)
     state = _evolve(state, round=rnd, phase=_phase_of(rnd.due))
     actions.append(_phase_action(state))
     return state, actions
+
+
+def _held(rnd: Round) -> dict[str, tuple[Card, ...]]:
+    """The cards of every position, in one pass."""
+    held: dict[str, list[Card]] = {}
+    for position, card, _ in rnd.cards:
+        if position in held:
+            held[position].append(card)
+        else:
+            held[position] = [card]
+    return {position: tuple(cards) for position, cards in held.items()}
+
+
+_KEPT = 256  # settlements (and hands) kept per game: the rounds in play need a few each
+
+
+def _settled(
+    memo: _Memo, held: dict[str, tuple[Card, ...]], stake: Stake
+) -> tuple[Settlement, _Json]:
+    """The settlement of a complete ``stake`` on the cards ``held``, and its JSON form (its
+    actions' data: read-only, shared by every stake settled alike)."""
+    cards_key = (held.get(stake.hand, ()), held.get("dealer", ()), held.get("board", ()))
+    key = (cards_key, stake.bets, stake.decisions)
+    done = memo.settled.get(key)
+    if done is not None:
+        return done
+    game = memo.game
+    hand = memo.hands.get(cards_key)
+    if hand is None:
+        cards = RoundCards(*cards_key)
+        player, dealers = game.evaluate_hands(cards)
+        game.check_cards(cards)
+        hand = (cards, player, dealers, (player.to_json(), dealers.to_json()))
+        if len(memo.hands) >= _KEPT:
+            memo.hands.clear()
+        memo.hands[cards_key] = hand
+    cards, player, dealers, shown = hand
+    walk = game.completed(_walk(game, stake))
+    settlement = game.settle_walk(cards, walk, player, dealers)
+    done = (settlement, settlement.to_json(shown))
+    if len(memo.settled) >= _KEPT:
+        memo.settled.clear()
+    memo.settled[key] = done
+    return done
+
+
+def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> None:
+    """Settle now those of ``stakes`` whose outcome is already fixed (their cards all dealt,
+    their decisions all made), for the reveal to find them done.
+
+    Nothing changes in the state: the settlement is a pure function of the cards, bets and
+    decisions, kept by them (a card corrected later is another key). The work is the same,
+    done when each outcome becomes known rather than all at once when the dealer reveals,
+    so the reveal, the step the players watch for, publishes its settlements at once.
+    """
+    if rnd.cursor <= _last_card(rnd.script):
+        return
+    held = _held(rnd)
+    memo = _memo(game)
+    for stake in stakes:
+        if stake.ruling or _walk(game, stake).pending is not None:
+            continue
+        try:
+            _settled(memo, held, stake)
+        except TableError:  # cards that do not fit the game: the reveal says so, in its turn
+            return
+
+
+_LAST_CARD: dict[int, tuple[tuple[Due, ...], int]] = {}  # by id(script), the script held
+
+
+def _last_card(script: tuple[Due, ...]) -> int:
+    """The index of the script's last card step (-1 without one)."""
+    found = _LAST_CARD.get(id(script))
+    if found is None or found[0] is not script:
+        if len(_LAST_CARD) >= 256:
+            _LAST_CARD.clear()
+        last = max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
+        found = _LAST_CARD[id(script)] = (script, last)
+    return found[1]
 
 
 def _settle(
@@ -723,18 +820,9 @@ def _settle(
     rnd = state.round
     assert rnd is not None
     game = state.config.game
-    held: dict[str, list[Card]] = {}  # the cards of every position, in one pass
-    for position, card, _ in rnd.cards:
-        if position in held:
-            held[position].append(card)
-        else:
-            held[position] = [card]
-    dealer, board = tuple(held.get("dealer", ())), tuple(held.get("board", ()))
+    held = _held(rnd)
     settlements: list[tuple[str, str, Settlement]] = []
-    # each hand is checked and evaluated once, whatever its stakes, and stakes with the same
-    # bets and decisions on it are settled once (the settlement is a pure function of them)
-    hands: dict[str, tuple[RoundCards, HandValue, HandValue, tuple[_Json, _Json]]] = {}
-    settled: dict[tuple[str, object, tuple[str, ...]], tuple[Settlement, _Json]] = {}
+    memo = _memo(game)
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
             placed = _walk(game, stake).bets
@@ -749,21 +837,7 @@ def _settle(
             money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": lines}
             actions.append(Action("settled", {**data, **money}))
             continue
-        key = (stake.hand, stake.bets, stake.decisions)
-        done = settled.get(key)
-        if done is None:
-            hand = hands.get(stake.hand)
-            if hand is None:
-                cards = RoundCards(tuple(held.get(stake.hand, ())), dealer, board)
-                player, dealers = game.evaluate_hands(cards)
-                game.check_cards(cards)
-                hand = (cards, player, dealers, (player.to_json(), dealers.to_json()))
-                hands[stake.hand] = hand
-            cards, player, dealers, shown = hand
-            walk = game.completed(_walk(game, stake))
-            settlement = game.settle_walk(cards, walk, player, dealers)
-            done = settled[key] = (settlement, settlement.to_json(shown))
-        settlement, shape = done
+        settlement, shape = _settled(memo, held, stake)
         settlements.append((stake.hand, stake.seat, settlement))
         actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
     rnd = _evolve(rnd, settlements=tuple(settlements))
@@ -1024,6 +1098,7 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
     chosen = {id(s) for s in targets}
     balances = state.balances
     stakes: list[Stake] = []
+    decided: list[Stake] = []
     after = 0  # where the stakes after the last one decided begin
     for stake in rnd.stakes:  # a bet the decision places is paid in now
         if id(stake) in chosen:
@@ -1036,11 +1111,13 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
                 if state.config.balances is not None:
                     balances = _debited(balances, stake.seat, owed)
             after = len(stakes) + 1
+            decided.append(stake)
         stakes.append(stake)
     rnd = _evolve(rnd, stakes=tuple(stakes))
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
     if _anyone_owes(game, rnd.stakes, point, after % len(stakes)):
+        _settle_ahead(game, rnd, decided)
         return _evolve(state, round=rnd, balances=balances), actions
     state = before = _evolve(state, balances=balances)
     rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)

@@ -90,3 +90,82 @@ def test_journal_rows_and_replay_steps_are_frozen_records() -> None:
     assert (step.seq, step.at) == (0, 1.0) and step.actions == []
     with pytest.raises(dataclasses.FrozenInstanceError):
         step.actions = []  # type: ignore[misc]
+
+
+def _rounds_to_the_reveal(rounds: int, seed: int):  # type: ignore[no-untyped-def]
+    """Seeded studio rounds of Ultimate with seven seats, each stopped at its reveal: the
+    state there, with the game (bets, decisions and folds drawn at random)."""
+    from controller.events import CardDrawn, Decide, NoMoreBets, PlaceBet, RevealDone, StartRound
+    from controller.table import Phase, handle
+
+    game = load_game("ultimate-texas-holdem")
+    seats = [f"seat:{i}" for i in range(1, 8)]
+    config = TableConfig("K1", game, Seating.SHARED, ("player",),
+                         balances=dict.fromkeys(seats, Fraction(10**6)))  # fmt: skip
+    rng = random.Random(seed)
+    state, _ = handle(new_table(config), OpenTable(actor="pit:ann"), 0.0)
+    now = 1.0
+    for _ in range(rounds):
+        state, _ = handle(state, StartRound(actor="dealer"), now)
+        for seat in seats:
+            bet = PlaceBet(
+                actor=seat, hand="player", seat=seat, spot=Spot.ANTE, amount=Fraction(10)
+            )
+            state, _ = handle(state, bet, now)
+            if rng.random() < 0.5:
+                bet = PlaceBet(actor=seat, hand="player", seat=seat, spot=Spot.BEST_FIVE,
+                               amount=Fraction(rng.choice((5, 10))))  # fmt: skip
+                state, _ = handle(state, bet, now)
+        state, _ = handle(state, NoMoreBets(actor="dealer"), now)
+        deck = iter(STANDARD_52.shuffled(rng))
+        while state.phase is not Phase.REVEAL:
+            if state.phase is Phase.DEALING:
+                state, _ = handle(state, CardDrawn(actor="shoe", card=next(deck)), now)
+                continue
+            assert state.phase is Phase.DECIDING and state.round is not None
+            point = state.round.due.point  # type: ignore[union-attr]
+            for stake in state.round.stakes:
+                if game.walk(stake.totals(), stake.decisions).pending == point:
+                    option = rng.choice(point.options).name  # type: ignore[union-attr]
+                    decide = Decide(actor=stake.seat, hand="player", seat=stake.seat, option=option)
+                    state, _ = handle(state, decide, now)
+                    break
+        yield state, game
+        state, _ = handle(state, RevealDone(actor="dealer"), now)
+        now += 60.0
+
+
+def test_settlements_made_ahead_are_those_the_reveal_would_make_afresh() -> None:
+    # each stake is settled as soon as its cards and decisions are all known, and kept by
+    # them; the reveal then publishes them: what it publishes must be what a table that kept
+    # nothing would work out at the reveal
+    import controller.table as table
+    from controller.events import RevealDone
+
+    made_ahead = 0
+    for state, game in _rounds_to_the_reveal(40, seed=5):
+        memo = table._MEMOS[id(game)]
+        made_ahead += len(memo.settled)
+        kept = table.handle(state, RevealDone(actor="dealer"), 9.0)
+        table._MEMOS.clear()  # nothing kept: every hand and stake settled at the reveal
+        afresh = table.handle(state, RevealDone(actor="dealer"), 9.0)
+        assert kept == afresh
+        assert [a for a in kept[1] if a.kind == "settled"], "every round settles its stakes"
+    assert made_ahead >= 40  # the settlements were there before each reveal
+
+
+def test_a_card_corrected_after_the_settlements_were_made_ahead_is_settled_anew() -> None:
+    import controller.table as table
+    from controller.events import CorrectCard, RevealDone
+
+    state, game = next(iter(_rounds_to_the_reveal(1, seed=11)))
+    assert state.round is not None and table._MEMOS[id(game)].settled
+    dealt = {card for _, card, _ in state.round.cards}
+    other = next(card for card in STANDARD_52.cards if card not in dealt)
+    fix = CorrectCard(actor="pit:ann", position="board", index=5, card=other, reason="misread")
+    corrected, _ = table.handle(state, fix, 9.0)
+    _, actions = table.handle(corrected, RevealDone(actor="dealer"), 9.0)
+    settled = [a.data for a in actions if a.kind == "settled"]
+    assert settled and all(other.code in s["player_hand"]["cards"] for s in settled)
+    table._MEMOS.clear()
+    assert table.handle(corrected, RevealDone(actor="dealer"), 9.0)[1] == actions
