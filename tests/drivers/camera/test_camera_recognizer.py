@@ -130,6 +130,23 @@ def test_cards_in_a_glare_on_dark_felt_are_found_apart_from_it(recognizer: Recog
     assert read >= 30
 
 
+def test_small_black_aces_and_jacks_are_read_from_their_large_pips(
+    recognizer: Recognizer,
+) -> None:
+    # cards 61 pixels wide: too small for the index's club or spade, but an ace's large pip
+    # (either way up) and the suit symbols at a court figure's ends settle the suit
+    options = SceneOptions(width=640, height=360, card_width=0.095)
+    cards = [Card.parse(c) for c in ("AC", "AS", "JC", "JS")]
+    read = 0
+    for angle in (0, 180, 90, 270, 30, 200):
+        placements = [CardPlacement(c, 0.15 + 0.23 * i, 0.5, angle) for i, c in enumerate(cards)]
+        result = recognizer.recognize(render_scene(placements, options, seed=angle).image)
+        assert {d.card for d in result.cards} <= set(cards)
+        assert all(d.status is not Status.FACE_DOWN for d in result.detections)
+        read += len(result.cards)
+    assert read >= 20
+
+
 def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> None:
     rank, suit = needed_margins(0.3, 120.0)
     assert rank == suit == 0.3
