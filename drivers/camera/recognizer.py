@@ -1045,6 +1045,7 @@ class Recognizer:
         pip_classifier = p.pip
         rank_need, _ = needed_margins(p.min_margin, size)
         expected = pip_count(int(read.card.rank)) or COURT_SYMBOLS
+        court = not pip_count(int(read.card.rank))
         if (
             pip_classifier is None
             or not read.colour_ok
@@ -1055,8 +1056,12 @@ class Recognizer:
             return None
         _, ch = canonical_size(p.aspect)
         middle = pip_patch(frame, quad, p.aspect, read.pair)
-        pips = read_pips(middle, float(ch), read.suit_height, -round(PIP_BOX[1] * ch))
+        top = -round(PIP_BOX[1] * ch)
+        pips = read_pips(middle, float(ch), read.suit_height, top)
         short = CROWDED_SHORT if expected >= CROWDED_PIPS else 0
+        if court and (pips is None or pips.count != expected):
+            # the figure's colours may be darker than paper: its darkest print alone
+            pips = read_pips(middle, float(ch), read.suit_height, top, darkest=True)
         if pips is None or not expected - short <= pips.count <= expected:
             return None
         is_red = read.suit.label in (Suit.HEARTS, Suit.DIAMONDS)
