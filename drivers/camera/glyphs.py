@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -40,16 +40,19 @@ def pip_count(rank: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Pips:
     """The suit symbols in the middle of a card: how many, one unit vector for each pip
-    off the card's middle row (turned upright), their median height in patch pixels, and
-    the ink's redness."""
+    off the card's middle row (turned upright), their median height in patch pixels, the
+    ink's redness, and one unit vector for each pip on the middle row, as it lies."""
 
     count: int
     vectors: list[Vector]
     height: float
     redness: float
+    middle: list[Vector] = field(default_factory=list)  # the middle row's, as they lie
 
 
-def read_pips(patch: Image, card_height: float, suit_height: float, top: float) -> Pips | None:
+def read_pips(
+    patch: Image, card_height: float, suit_height: float, top: float, *, darkest: bool = False
+) -> Pips | None:
     """The pips of a rectified middle-of-card patch (BGR, :data:`PIP_BOX`); None if none.
 
     Pips are dark components, not touching the patch's border, at least about as tall as
@@ -57,18 +60,29 @@ def read_pips(patch: Image, card_height: float, suit_height: float, top: float) 
     wide as tall. A pip whose centre lies below the card's middle is printed upside down
     (``top`` is the card's top edge in patch rows) and is turned upright before it is
     described, so that it compares with the index's suit symbols. A pip on the middle row
-    (an ace's, the middle one of a three) is counted but not described: the card's two ends
-    look alike, so which way up it is printed cannot be told.
+    (an ace's, the middle one of a three) is described as it lies, apart (``middle``): the
+    card's two ends look alike, so which way up it is printed cannot be told from them.
+
+    ``darkest``: only the darkest print is ink (a court card's suit symbols beside a figure
+    printed in colours darker than paper but lighter than ink): Otsu's threshold is taken
+    again among the pixels darker than paper, and each symbol is measured against the
+    background round it.
     """
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     dark, light, _, _ = cv2.minMaxLoc(gray)
     if light - dark < 40:
         return None
-    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    t, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     paper_mask = cv2.bitwise_not(ink)
     paper = cv2.mean(gray, paper_mask)[0]
     if paper - dark < 40:
         return None
+    if darkest:
+        below = gray[gray <= t]
+        if below.size < 50:
+            return None
+        t2, _ = cv2.threshold(below.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        ink = cv2.threshold(gray, t2, 255, cv2.THRESH_BINARY_INV)[1]
     _, labels, raw, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     stats = np.asarray(raw, np.int32)[1:]
     ph, pw = ink.shape
@@ -90,24 +104,31 @@ def read_pips(patch: Image, card_height: float, suit_height: float, top: float) 
     level = max(paper - dark, 1.0)
     middle = top + card_height / 2
     vectors = []
+    centre_row = []
     colour = np.zeros(3)
     weight = 0
     for i in found:
         x, y, w, h = (int(v) for v in stats[i, :4])
         off = y + h / 2 - middle
-        if abs(off) > 0.05 * card_height:
-            roi = gray[y : y + h, x : x + w].astype(np.float32)
+        roi = gray[y : y + h, x : x + w].astype(np.float32)
+        if darkest:  # against the figure's colours round the symbol, not the paper
+            ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
+            glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
+        else:
             glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+        if abs(off) > 0.05 * card_height:
             if off > 0:  # below the middle: printed upside down
                 glyph = glyph[::-1, ::-1]
             vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
+        else:
+            centre_row.append(glyph_vector(glyph, SUIT_SIZE))
         mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
         n = cv2.countNonZero(mine)
         colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n
         weight += n
     rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
     redness = float(rel[2] - max(rel[0], rel[1]))
-    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness)
+    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness, centre_row)
 
 
 Image = NDArray[np.uint8]

@@ -14,8 +14,15 @@ from numpy.typing import NDArray
 
 from config.camera import ZoneLayout
 from controller.cards import Card, Rank, Suit
-from drivers.camera.classifier import Verdict
-from drivers.camera.glyphs import PIP_BOX, IndexGlyphs, pip_count, read_pips, split_index
+from drivers.camera.classifier import GlyphClassifier, Verdict
+from drivers.camera.glyphs import (
+    PIP_BOX,
+    SUIT_SIZE,
+    IndexGlyphs,
+    pip_count,
+    read_pips,
+    split_index,
+)
 from drivers.camera.profile import Profile, builtin_profile
 
 __all__ = [
@@ -90,6 +97,20 @@ MIN_SMALL_SUIT_SIDE = 66.0
 #: red suits (hearts or diamonds, the ink's colour read on both index corners) are told
 #: apart down to this effective size (pixels): see :func:`needed_margins`
 MIN_RED_SUIT_SIDE = 48.0
+
+#: suit symbols a court card shows besides its index (one at each end of the figure); a
+#: court card's suit is read from them as a number card's from its pips
+COURT_SYMBOLS = 2
+
+#: on cards of this many pips or more, pips printed close together may run into one blob
+#: under blur, which is not read: up to CROWDED_SHORT fewer pips than the rank says are seen
+CROWDED_PIPS = 7
+CROWDED_SHORT = 2
+
+#: an ace's pip, which may lie either way up, is read the way up in which it correlates
+#: with a suit's mean pip at least this much, leading the other way by UPRIGHT_LEAD
+UPRIGHT_PIP = 0.85
+UPRIGHT_LEAD = 0.1
 
 #: a corner whose glyphs correlate less than this with every class holds no index at all
 NOT_AN_INDEX = 0.3
@@ -822,6 +843,31 @@ def patch_origin(aspect: float, index_box: tuple[float, float, float, float]) ->
     return max(0, -round(index_box[0] * cw)), max(0, -round(index_box[1] * ch))
 
 
+# a suit descriptor's elements, turned half a turn
+_TURN = np.arange(SUIT_SIZE[0] * SUIT_SIZE[1]).reshape(SUIT_SIZE[::-1])[::-1, ::-1].ravel()
+
+
+def _upright_pip(
+    pips: GlyphClassifier, vector: NDArray[np.float32], ink: NDArray[np.bool_]
+) -> NDArray[np.float32] | None:
+    """A pip that may lie either way up (an ace's), turned upright; None when which way up
+    it lies is not clear.
+
+    Upright, a pip correlates with its suit's mean pip (:data:`UPRIGHT_PIP` or more); turned
+    over it is no suit's shape (an upturned club looks most like a spade, but correlates at
+    most 0.76 with it on small tilted aces, where the upright pips correlate at least 0.91).
+    The way up that correlates better is taken when it leads the other by
+    :data:`UPRIGHT_LEAD`.
+    """
+    means = pips.means[ink]
+    turned = vector[_TURN]
+    up, down = float((means @ vector).max()), float((means @ turned).max())
+    best, other, view = (up, down, vector) if up >= down else (down, up, turned)
+    if best < UPRIGHT_PIP or best - other < UPRIGHT_LEAD:
+        return None
+    return np.ascontiguousarray(view)
+
+
 def _whiteness(frame: Image, quad: NDArray[np.float64]) -> float:
     """Share of paper-like pixels in the card's interior (a card back's pattern is not paper)."""
     dst = np.array([[-2, -3], [14, -3], [14, 19], [-2, 19]], np.float32)
@@ -984,22 +1030,24 @@ class Recognizer:
         self, frame: Image, quad: NDArray[np.float64], read: IndexRead, size: float
     ) -> float | None:
         """The confidence of a two-corner read whose suit symbols are too small to settle
-        the suit, when the card's pips settle it; None when they do not (an ace's single
-        pip cannot: which way up it lies is unknown).
+        the suit, when the card's pips settle it; None when they do not.
 
         Everything else must hold as for any read: the rank's margin, the colour, glyph-like
-        shapes, no corner naming another rank. The card must then be an ace to a ten showing
-        exactly its number of pips, the pips (larger than the index's suit symbol, and
-        several) must name the index's suit in the ink's colour, and their margin must clear
-        what :func:`needed_margins` asks of a suit symbol of their size.
+        shapes, no corner naming another rank. The card must then show its number of pips
+        (a seven to a ten up to :data:`CROWDED_SHORT` fewer: pips that touch under blur run
+        into a blob that is not read; a court card :data:`COURT_SYMBOLS`, the suit symbols
+        at the ends of its figure), the pips off the middle row (larger than the index's
+        suit symbol; an ace's one pip, turned the way up it reads clearly, see
+        :func:`_upright_pip`) must name the index's suit in the ink's colour, and their
+        margin must clear what :func:`needed_margins` asks of a suit symbol of their size.
         """
         p = self.profile
         pip_classifier = p.pip
         rank_need, _ = needed_margins(p.min_margin, size)
-        expected = pip_count(int(read.card.rank))
+        expected = pip_count(int(read.card.rank)) or COURT_SYMBOLS
+        court = not pip_count(int(read.card.rank))
         if (
             pip_classifier is None
-            or not expected
             or not read.colour_ok
             or read.dissent >= rank_need
             or read.rank.margin < rank_need
@@ -1008,15 +1056,30 @@ class Recognizer:
             return None
         _, ch = canonical_size(p.aspect)
         middle = pip_patch(frame, quad, p.aspect, read.pair)
-        pips = read_pips(middle, float(ch), read.suit_height, -round(PIP_BOX[1] * ch))
-        if pips is None or pips.count != expected or len(pips.vectors) < 2:
+        top = -round(PIP_BOX[1] * ch)
+        pips = read_pips(middle, float(ch), read.suit_height, top)
+        short = CROWDED_SHORT if expected >= CROWDED_PIPS else 0
+        if court and (pips is None or pips.count != expected):
+            # the figure's colours may be darker than paper: its darkest print alone
+            pips = read_pips(middle, float(ch), read.suit_height, top, darkest=True)
+        if pips is None or not expected - short <= pips.count <= expected:
             return None
         is_red = read.suit.label in (Suit.HEARTS, Suit.DIAMONDS)
         if (pips.redness >= p.red_threshold) != is_red or (
             not is_red and pips.redness > 0.5 * p.red_threshold
         ):
             return None  # the pips' ink must show the index's colour
-        views = np.stack(pips.vectors)
+        if expected == 1:  # an ace: its one large pip, either way up
+            if len(pips.middle) != 1:
+                return None
+            upright = _upright_pip(pip_classifier, pips.middle[0], self._pip_inks[is_red])
+            if upright is None:
+                return None
+            views = upright[None, :]
+        elif len(pips.vectors) < 2:
+            return None
+        else:
+            views = np.stack(pips.vectors)
         scores = (views @ pip_classifier.weights.T + pip_classifier.bias).sum(axis=0)
         suit = pip_classifier.verdict(scores, views, self._pip_inks[is_red])
         # a pip of this height carries the evidence of a suit symbol on a larger card

@@ -130,6 +130,25 @@ def test_cards_in_a_glare_on_dark_felt_are_found_apart_from_it(recognizer: Recog
     assert read >= 30
 
 
+@pytest.mark.parametrize("codes", [("AC", "AS", "JC", "JS"), ("QC", "QS", "KC", "KS")])
+def test_small_black_aces_and_court_cards_are_read_from_their_large_pips(
+    recognizer: Recognizer, codes: tuple[str, ...]
+) -> None:
+    # cards 61 pixels wide: too small for the index's club or spade, but an ace's large pip
+    # (either way up) and the suit symbols at a court figure's ends (beside its colours, on
+    # a queen or a king darker than paper) settle the suit
+    options = SceneOptions(width=640, height=360, card_width=0.095)
+    cards = [Card.parse(c) for c in codes]
+    read = 0
+    for angle in (0, 180, 90, 270, 30, 200):
+        placements = [CardPlacement(c, 0.15 + 0.23 * i, 0.5, angle) for i, c in enumerate(cards)]
+        result = recognizer.recognize(render_scene(placements, options, seed=angle).image)
+        assert {d.card for d in result.cards} <= set(cards)
+        assert all(d.status is not Status.FACE_DOWN for d in result.detections)
+        read += len(result.cards)
+    assert read >= 20
+
+
 def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> None:
     rank, suit = needed_margins(0.3, 120.0)
     assert rank == suit == 0.3
@@ -171,7 +190,8 @@ def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> 
     read = {d.card for d in result.cards}
     assert read <= set(cards)
     assert len(read & {Card.parse(c) for c in ("4C", "8S", "6C", "2S")}) >= 3
-    assert not read & {Card.parse("QC"), Card.parse("QS")}  # court cards have no pips
+    # court cards have no pips: the suit symbols at their figure's ends settle the suit
+    assert read & {Card.parse("QC"), Card.parse("QS")}
 
 
 @pytest.mark.full
@@ -223,11 +243,11 @@ def test_rendered_accuracy_ten_thousand_cards() -> None:
     print(total.summary())
     print(total.conditions())
     assert total.wrong == 0, total.wrong_examples[:20]
-    # The target is 99.5 %. The recognizer reads 99.0 % of this mix and refuses the
-    # rest: mostly black cards under 70 pixels (effective width) whose suit symbols cannot
-    # tell clubs from spades safely, court cards there having no pips to settle it
-    # (docs/camera.md). This guards against regressions.
-    assert total.accuracy >= 0.987, total.summary()
+    # The target, 99.5 %: the recognizer reads 99.54 % of this mix and refuses the
+    # rest (docs/camera.md). Black cards under 70 pixels (effective width), whose index suit
+    # symbols cannot tell clubs from spades safely, are read from their pips, an ace's one
+    # large pip or the suit symbols at a court figure's ends.
+    assert total.accuracy >= 0.995, total.summary()
 
 
 def test_random_options_are_deterministic() -> None:
