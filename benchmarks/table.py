@@ -29,6 +29,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import controller
 from config.schema import load_game
 from controller.events import (
     CardDrawn,
@@ -237,7 +238,16 @@ def main() -> None:
     scale = 10_000 / args.replay_rounds
     how = "measured" if scale == 1 else "estimated"
     handled = spread(timings)
+    built = controller.build()
+    core = (
+        f"compiled ({len(built['compiled'])} modules)"
+        if built["compiled"] and not built["from_source"]
+        else f"from its Python source ({len(built['from_source'])} compiled modules not used)"
+        if built["from_source"]
+        else "from its Python source (not compiled)"
+    )
     report = {
+        "core": built,
         "rounds": args.rounds,
         "events": len(events),
         "handle_us": handled,
@@ -268,6 +278,7 @@ def main() -> None:
         )
 
     print(f"table state machine: {args.rounds:,} rounds, 7 seats, {len(events):,} events")
+    print(f"  core: {core}")
     print(f"  handle() per event                   {line(handled)}")
     print(f"    with the garbage collector paused  {line(report['handle_us_collector_paused'])}")
     for kind, h in report["handle_us_by_event"].items():

@@ -252,8 +252,11 @@ static PyObject *py_best_five(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
     uint64_t bits[7];
-    for (Py_ssize_t i = 0; i < n; i++)
-        bits[i] = card_bit((unsigned)PyLong_AsLong(items[i]));
+    unsigned number[7];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        number[i] = (unsigned)PyLong_AsLong(items[i]);
+        bits[i] = card_bit(number[i]);
+    }
     Py_DECREF(seq);
     /* the first five-card subset, in index order, that reaches the hand's strength */
     int chosen[5] = {0, 1, 2, 3, 4};
@@ -271,7 +274,41 @@ static PyObject *py_best_five(PyObject *self, PyObject *const *args, Py_ssize_t 
                             found = 1;
                         }
                     }
-    return Py_BuildValue("(N(iiiii))", value, chosen[0], chosen[1], chosen[2], chosen[3], chosen[4]);
+    /* the five in the order a dealer lays them out: groups first (the larger, then the
+       higher), then single cards high to low, suits high first; a wheel's ace plays low and
+       goes last. The key of a card: how many of its rank are among the five, its number. */
+    int kind;
+    uint64_t five = bits[chosen[0]] | bits[chosen[1]] | bits[chosen[2]] | bits[chosen[3]] |
+                    bits[chosen[4]];
+    (void)classify(five, (int)ranking, &kind);
+    unsigned key[5];
+    int has_ace = 0, has_deuce = 0;
+    for (int i = 0; i < 5; i++) {
+        unsigned rank = number[chosen[i]] >> 2, same = 0;
+        for (int j = 0; j < 5; j++)
+            same += (number[chosen[j]] >> 2) == rank;
+        key[i] = same << 8 | number[chosen[i]];
+        has_ace |= rank == 12;
+        has_deuce |= rank == 0;
+    }
+    if ((kind == K_STRAIGHT || kind == K_STRAIGHT_FLUSH) && has_ace && has_deuce)
+        key[0] = key[1] = key[2] = key[3] = key[4] = 0; /* a wheel: by number, then the ace */
+    int order[5] = {chosen[0], chosen[1], chosen[2], chosen[3], chosen[4]};
+    for (int i = 1; i < 5; i++) /* insertion sort, keys falling; the cards come high first */
+        for (int j = i; j > 0 && key[j] > key[j - 1]; j--) {
+            unsigned k = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = k;
+            int o = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = o;
+        }
+    if (key[0] == 0) { /* the wheel's ace, highest by number, plays low */
+        int ace = order[0];
+        memmove(order, order + 1, 4 * sizeof order[0]);
+        order[4] = ace;
+    }
+    return Py_BuildValue("(N(iiiii))", value, order[0], order[1], order[2], order[3], order[4]);
 }
 
 /* ---- strength_batch(hands, out, ranking): many hands, for game math ---- */

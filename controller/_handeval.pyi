@@ -14,7 +14,10 @@ def strength(cards: Sequence[int], ranking: int = 0, /) -> int:
 def best_five(
     cards: Sequence[int], ranking: int = 0, /
 ) -> tuple[int, tuple[int, int, int, int, int]]:
-    """The strength and the indices of the first five cards, in the order given, that make it."""
+    """The strength and the indices of the first five cards (in the order given) that make
+    it, in the order a dealer lays them out: groups first (the larger, then the higher), then
+    single cards high to low, suits high first; a wheel's ace last. ``cards`` come high first.
+    """
 
 def strength_batch(hands: npt.NDArray[Any], out: npt.NDArray[Any], ranking: int, /) -> None:
     """Strengths of an (N, 5..7) uint8 array of card numbers into ``out`` (N uint32)."""

@@ -168,23 +168,22 @@ def describe(value: int, ranking: Ranking = Ranking.STANDARD) -> str:
     category = category_of(value, ranking)
     primary = value >> 13 & _MASK13
     top = primary.bit_length() - 1  # the highest rank of the primary mask
-    match category:
-        case Category.ROYAL_FLUSH:
-            return "royal flush"
-        case Category.STRAIGHT_FLUSH | Category.STRAIGHT:
-            return f"{category.title}, {_RANK_NAMES[top]} high"
-        case Category.FLUSH | Category.HIGH_CARD:
-            return f"{category.title}, {_RANK_NAMES[top]}"
-        case Category.FOUR_OF_A_KIND | Category.THREE_OF_A_KIND:
-            return f"{category.title}, {_RANK_PLURALS[top]}"
-        case Category.FULL_HOUSE:
-            pair = (value & _MASK13).bit_length() - 1
-            return f"full house, {_RANK_PLURALS[top]} over {_RANK_PLURALS[pair]}"
-        case Category.TWO_PAIR:
-            second = (primary ^ 1 << top).bit_length() - 1
-            return f"two pair, {_RANK_PLURALS[top]} and {_RANK_PLURALS[second]}"
-        case Category.PAIR:
-            return f"pair of {_RANK_PLURALS[top]}"
+    if category is Category.ROYAL_FLUSH:
+        return "royal flush"
+    if category is Category.STRAIGHT_FLUSH or category is Category.STRAIGHT:
+        return f"{category.title}, {_RANK_NAMES[top]} high"
+    if category is Category.FLUSH or category is Category.HIGH_CARD:
+        return f"{category.title}, {_RANK_NAMES[top]}"
+    if category is Category.FOUR_OF_A_KIND or category is Category.THREE_OF_A_KIND:
+        return f"{category.title}, {_RANK_PLURALS[top]}"
+    if category is Category.FULL_HOUSE:
+        pair = (value & _MASK13).bit_length() - 1
+        return f"full house, {_RANK_PLURALS[top]} over {_RANK_PLURALS[pair]}"
+    if category is Category.TWO_PAIR:
+        second = (primary ^ 1 << top).bit_length() - 1
+        return f"two pair, {_RANK_PLURALS[top]} and {_RANK_PLURALS[second]}"
+    if category is Category.PAIR:
+        return f"pair of {_RANK_PLURALS[top]}"
     raise AssertionError(category)  # pragma: no cover - every category is matched above
 
 
@@ -218,31 +217,18 @@ class HandValue:
         }
 
 
-_STRAIGHTS = frozenset({Category.STRAIGHT, Category.STRAIGHT_FLUSH})
-
-
-def _display_order(five: Sequence[Card], category: Category) -> tuple[Card, ...]:
-    """Order five cards as a dealer lays them out: groups first, then ranks high to low."""
-    ranks = [card >> 2 for card in five]
-    if category in _STRAIGHTS and 12 in ranks and 0 in ranks:  # a wheel: its ace plays low
-        high_first = sorted(five, reverse=True)
-        return (*high_first[1:], high_first[0])
-    # the order of (cards of the same rank, rank, suit) as one integer: the count above the
-    # card's number (rank * 4 + suit), shifted by 4 so that it never reads as zero
-    keys = sorted([ranks.count(card >> 2) << 8 | card + 4 for card in five], reverse=True)
-    return tuple([_CARD_BY_NUMBER[(key & 255) - 4] for key in keys])
-
-
 def evaluate(cards: Sequence[Card], ranking: Ranking = Ranking.STANDARD) -> HandValue:
     """Evaluate 5 to 7 cards: strength, category and the best five (unused cards never count)."""
-    # the best five: the first five-card subset, high cards first, that reaches the value
-    # (the kernel validates the cards before anything else looks at them)
+    # the best five: the first five-card subset, high cards first, that reaches the value,
+    # laid out as a dealer lays them (groups first, then ranks high to low; a wheel's ace
+    # last); the kernel validates the cards before anything else looks at them
     ordered = sorted(cards, reverse=True)
     value, picked = _handeval.best_five(ordered, ranking)
     hand = tuple(map(_CARD_BY_NUMBER.__getitem__, cards))
-    five = [_CARD_BY_NUMBER[ordered[i]] for i in picked]
-    category = _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT]
-    return HandValue(hand, ranking, value, category, _display_order(five, category))
+    five = tuple([_CARD_BY_NUMBER[ordered[i]] for i in picked])
+    return HandValue(
+        hand, ranking, value, _CATEGORY_AT_LEVEL[ranking][value >> CATEGORY_SHIFT], five
+    )
 
 
 def winners(values: Sequence[HandValue]) -> list[int]:

@@ -160,11 +160,16 @@ def rebuild(
 ) -> TableState:
     """The table a journal leaves: :func:`replay` (chain checked first) without its steps,
     as a restart needs it; ``observe`` is told of every row (a projector rebuilding what its
-    views remember) in the same single pass."""
+    views remember) in the same single pass.
+
+    The cyclic garbage collector stays paused throughout: the table's records form no
+    cycles (a 10,000-round replay leaves a few hundred cyclic objects, from refused
+    commands' exceptions), and its passes over the rows and the states would cost a tenth
+    of the replay.
+    """
     rows = _read(journal, source)
     state = new_table(config_from_header(parse_record(rows[0][2]), source))
-    gc.freeze()
-    try:
+    with _collector_paused():
         if observe is None:
             for _, at, event in _events(rows):
                 state, _ = handle(state, event, at)
@@ -173,8 +178,6 @@ def rebuild(
                 after, actions = handle(state, event, at)
                 observe(state, after, actions)
                 state = after
-    finally:
-        gc.unfreeze()
     return state
 
 

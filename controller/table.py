@@ -231,6 +231,10 @@ class Round:
     corrections: tuple[tuple[str, int, str, str, str, str], ...] = ()  # pos, i, was, now, who, why
     redeals: int = 0
     removed: tuple[Card, ...] = ()  # cards taken out of play (redeals, restored sequences)
+    # worked out as soon as known, for the reveal (see _settle_ahead): the hands of the cards
+    # dealt, and the settlements of stakes whose outcome is fixed, each by what decides it
+    hands_ahead: tuple[tuple[_CardsKey, _Hands], ...] = ()
+    settled_ahead: tuple[tuple[_SettleKey, Settlement], ...] = ()
 
     @property
     def due(self) -> Due | None:
@@ -557,25 +561,16 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
     return rnd, due.point, targets
 
 
-_CardsKey = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]  # player, dealer, board
-_Hands = tuple["RoundCards", HandValue, HandValue, tuple["_Json", "_Json"]]
-
-
 class _Memo:
-    """A game's walks by (bets, decisions), with what each has placed in all; the settlements
-    of its rounds (see :func:`_settle_ahead`)."""
+    """A game's walks by (bets, decisions), with what each has placed in all."""
 
-    __slots__ = ("game", "hands", "settled", "walks")
+    __slots__ = ("game", "walks")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.walks: dict[
             tuple[tuple[tuple[Spot, Money], ...], tuple[str, ...]], tuple[Walk, Money]
         ] = {}
-        # the hands of a round's cards (player, dealer, board), evaluated and checked, and the
-        # settlements of a stake's bets and decisions on them (both pure functions of their keys)
-        self.hands: dict[_CardsKey, _Hands] = {}
-        self.settled: dict[tuple[_CardsKey, object, tuple[str, ...]], tuple[Settlement, _Json]] = {}
 
 
 _MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id stays its own
@@ -602,8 +597,8 @@ def _walked(
     found = memo.walks.get(key)
     if found is None:
         walk = game.walk(_totals(bets), decisions)
-        if len(memo.walks) >= 4096:
-            memo.walks.clear()
+        if len(memo.walks) >= 4096:  # the oldest goes (one at a time: no pause to empty all)
+            del memo.walks[next(iter(memo.walks))]
         found = memo.walks[key] = (walk, exact(sum(walk.bets.values(), 0)))
     return found
 
@@ -658,17 +653,16 @@ def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     """The game's deal script for these hands, one step per card, decision or reveal."""
     steps: list[Due] = []
     for step in game.script.steps:
-        match step:
-            case DealHoleCards(count, player_face, dealer_face):
-                for _ in range(count):
-                    steps += [Due("card", hand, player_face) for hand in hands]
-                    steps.append(Due("card", "dealer", dealer_face))
-            case DealBoard(name, count, face):
-                steps += [Due("card", "board", face, name) for _ in range(count)]
-            case Reveal(what):
-                steps.append(Due("reveal", label=what))
-            case DecideStep(point):
-                steps.append(Due("decision", point=point))
+        if isinstance(step, DealHoleCards):
+            for _ in range(step.count):
+                steps += [Due("card", hand, step.player_face) for hand in hands]
+                steps.append(Due("card", "dealer", step.dealer_face))
+        elif isinstance(step, DealBoard):
+            steps += [Due("card", "board", step.face, step.name) for _ in range(step.count)]
+        elif isinstance(step, Reveal):
+            steps.append(Due("reveal", label=step.what))
+        elif isinstance(step, DecideStep):
+            steps.append(Due("decision", point=step.point))
     return tuple(steps)
 
 
@@ -728,7 +722,7 @@ def _advance(state: TableState, rnd: Round, now: float) -> tuple[TableState, lis
             if deadline != rnd.decision_deadline:
                 rnd = _evolve(rnd, decision_deadline=deadline)
         break
-    _settle_ahead(game, rnd, rnd.stakes)
+    rnd = _settle_ahead(game, rnd, rnd.stakes)
     state = _evolve(state, round=rnd, phase=_phase_of(rnd.due))
     actions.append(_phase_action(state))
     return state, actions
@@ -745,59 +739,63 @@ def _held(rnd: Round) -> dict[str, tuple[Card, ...]]:
     return {position: tuple(cards) for position, cards in held.items()}
 
 
-_KEPT = 256  # settlements (and hands) kept per game: the rounds in play need a few each
+_CardsKey = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]  # player, dealer, board
+_Hands = tuple[RoundCards, HandValue, HandValue, tuple["_Json", "_Json"]]
+_SettleKey = tuple[_CardsKey, tuple[tuple[Spot, Money], ...], tuple[str, ...]]
 
 
 def _settled(
-    memo: _Memo, held: dict[str, tuple[Card, ...]], stake: Stake
-) -> tuple[Settlement, _Json]:
-    """The settlement of a complete ``stake`` on the cards ``held``, and its JSON form (its
-    actions' data: read-only, shared by every stake settled alike)."""
+    game: Game,
+    held: dict[str, tuple[Card, ...]],
+    stake: Stake,
+    hands: dict[_CardsKey, _Hands],
+    settled: dict[_SettleKey, Settlement],
+) -> tuple[Settlement, tuple[_Json, _Json]]:
+    """The settlement of a complete ``stake`` on the cards ``held``, with the JSON forms of
+    its hands, from ``settled`` when it is there; a hand evaluated, or a settlement made,
+    is added to ``hands`` or ``settled``."""
     cards_key = (held.get(stake.hand, ()), held.get("dealer", ()), held.get("board", ()))
-    key = (cards_key, stake.bets, stake.decisions)
-    done = memo.settled.get(key)
-    if done is not None:
-        return done
-    game = memo.game
-    hand = memo.hands.get(cards_key)
+    hand = hands.get(cards_key)
     if hand is None:
         cards = RoundCards(*cards_key)
         player, dealers = game.evaluate_hands(cards)
         game.check_cards(cards)
-        hand = (cards, player, dealers, (player.to_json(), dealers.to_json()))
-        if len(memo.hands) >= _KEPT:
-            memo.hands.clear()
-        memo.hands[cards_key] = hand
-    cards, player, dealers, shown = hand
-    walk = game.completed(_walk(game, stake))
-    settlement = game.settle_walk(cards, walk, player, dealers)
-    done = (settlement, settlement.to_json(shown))
-    if len(memo.settled) >= _KEPT:
-        memo.settled.clear()
-    memo.settled[key] = done
-    return done
+        hand = hands[cards_key] = (cards, player, dealers, (player.to_json(), dealers.to_json()))
+    key = (cards_key, stake.bets, stake.decisions)
+    settlement = settled.get(key)
+    if settlement is None:
+        cards, player, dealers, _ = hand
+        walk = game.completed(_walk(game, stake))
+        settlement = settled[key] = game.settle_walk(cards, walk, player, dealers)
+    return settlement, hand[3]
 
 
-def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> None:
-    """Settle now those of ``stakes`` whose outcome is already fixed (their cards all dealt,
-    their decisions all made), for the reveal to find them done.
+def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
+    """``rnd`` with those of ``stakes`` settled whose outcome is already fixed (their cards
+    all dealt, their decisions all made), for the reveal to find them done.
 
-    Nothing changes in the state: the settlement is a pure function of the cards, bets and
-    decisions, kept by them (a card corrected later is another key). The work is the same,
-    done when each outcome becomes known rather than all at once when the dealer reveals,
-    so the reveal, the step the players watch for, publishes its settlements at once.
+    A settlement is a pure function of the cards, bets and decisions, and is kept by them
+    (a card corrected later makes another key). The work is the same, done when each
+    outcome becomes known rather than all at once when the dealer reveals: the reveal, the
+    step the players watch for, publishes settlements already made (only their messages'
+    JSON is left to it). Nothing of it is shown before the reveal: no view reads these
+    fields.
     """
     if rnd.cursor <= _last_card(rnd.script):
-        return
+        return rnd
     held = _held(rnd)
-    memo = _memo(game)
+    hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
+    made = len(settled)
     for stake in stakes:
         if stake.ruling or _walk(game, stake).pending is not None:
             continue
         try:
-            _settled(memo, held, stake)
+            _settled(game, held, stake, hands, settled)
         except TableError:  # cards that do not fit the game: the reveal says so, in its turn
-            return
+            break
+    if len(settled) == made:
+        return rnd
+    return _evolve(rnd, hands_ahead=tuple(hands.items()), settled_ahead=tuple(settled.items()))
 
 
 _LAST_CARD: dict[int, tuple[tuple[Due, ...], int]] = {}  # by id(script), the script held
@@ -822,7 +820,8 @@ def _settle(
     game = state.config.game
     held = _held(rnd)
     settlements: list[tuple[str, str, Settlement]] = []
-    memo = _memo(game)
+    hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
+    shapes: dict[int, _Json] = {}  # each settlement's JSON form, made once (by its id)
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
             placed = _walk(game, stake).bets
@@ -837,7 +836,10 @@ def _settle(
             money = {"staked": paid_in, "returned": paid_in, "net": "0", "lines": lines}
             actions.append(Action("settled", {**data, **money}))
             continue
-        settlement, shape = _settled(memo, held, stake)
+        settlement, shown = _settled(game, held, stake, hands, settled)
+        shape = shapes.get(id(settlement))
+        if shape is None:  # the actions' data: read-only, shared by stakes settled alike
+            shape = shapes[id(settlement)] = settlement.to_json(shown)
         settlements.append((stake.hand, stake.seat, settlement))
         actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
     rnd = _evolve(rnd, settlements=tuple(settlements))
@@ -1117,7 +1119,7 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
     if _anyone_owes(game, rnd.stakes, point, after % len(stakes)):
-        _settle_ahead(game, rnd, decided)
+        rnd = _settle_ahead(game, rnd, decided)
         return _evolve(state, round=rnd, balances=balances), actions
     state = before = _evolve(state, balances=balances)
     rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
@@ -1575,61 +1577,51 @@ def _close(state: TableState, event: Event, now: float) -> tuple[TableState, lis
     return state, [_phase_action(state)]
 
 
+def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableState, list[Action]]:
+    if state.round is None or state.phase is _HALTED:
+        raise _refuse("halt", state, "no round is in play" if state.round is None else "")
+    return _halt(state, event.reason, event.actor)
+
+
+_Handler = Callable[[TableState, Any, float], tuple[TableState, list[Action]]]
+
+#: each command's handler, by the command's class (a subclass is no command of its own)
+_HANDLERS: dict[type[Event], _Handler] = {
+    CardDrawn: _card,
+    Decide: _decide,
+    PlaceBet: _bet,
+    StartRound: _start,
+    NoMoreBets: lambda state, event, now: _no_more_bets(state, now, event.actor),
+    RevealDone: _reveal,
+    OpenTable: _open,
+    CloseTable: _close,
+    AllowPassenger: lambda state, event, now: _allow(state, event),
+    UndoBet: lambda state, event, now: _take_back(state, event.hand, event.seat, 1, "undo a bet"),
+    ClearBets: lambda state, event, now: _take_back(
+        state, event.hand, event.seat, None, "clear bets"
+    ),
+    ConfirmPayment: lambda state, event, now: _payment(state, event),
+    Halt: _halt_command,
+    Resume: _resume,
+    VoidRound: lambda state, event, now: _void(state, event),
+    RestoreSequence: _restore,
+    Redeal: _redeal,
+    DealerExposedEarly: lambda state, event, now: _exposed(state, event),
+    ResolveUndecided: _rule,
+    CorrectCard: _correct,
+    ChangeDeck: lambda state, event, now: _change_deck(state, event),
+    Rebet: _rebet,
+    Double: _double,
+    SeatDisconnected: lambda state, event, now: _disconnected(state, event),
+    Tick: lambda state, event, now: (state, []),
+}
+
+
 def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    match event:  # the commands of every round come first
-        case CardDrawn():
-            return _card(state, event, now)
-        case Decide():
-            return _decide(state, event, now)
-        case PlaceBet():
-            return _bet(state, event, now)
-        case StartRound():
-            return _start(state, event, now)
-        case NoMoreBets():
-            return _no_more_bets(state, now, event.actor)
-        case RevealDone():
-            return _reveal(state, event, now)
-        case OpenTable():
-            return _open(state, event, now)
-        case CloseTable():
-            return _close(state, event, now)
-        case AllowPassenger():
-            return _allow(state, event)
-        case UndoBet(hand=hand, seat=seat):
-            return _take_back(state, hand, seat, 1, "undo a bet")
-        case ClearBets(hand=hand, seat=seat):
-            return _take_back(state, hand, seat, None, "clear bets")
-        case ConfirmPayment():
-            return _payment(state, event)
-        case Halt(reason=reason):
-            if state.round is None or state.phase is _HALTED:
-                raise _refuse("halt", state, "no round is in play" if state.round is None else "")
-            return _halt(state, reason, event.actor)
-        case Resume():
-            return _resume(state, event, now)
-        case VoidRound():
-            return _void(state, event)
-        case RestoreSequence():
-            return _restore(state, event, now)
-        case Redeal():
-            return _redeal(state, event, now)
-        case DealerExposedEarly():
-            return _exposed(state, event)
-        case ResolveUndecided():
-            return _rule(state, event, now)
-        case CorrectCard():
-            return _correct(state, event, now)
-        case ChangeDeck():
-            return _change_deck(state, event)
-        case Rebet():
-            return _rebet(state, event, now)
-        case Double():
-            return _double(state, event, now)
-        case SeatDisconnected():
-            return _disconnected(state, event)
-        case Tick():
-            return state, []
-    raise IllegalCommand(f"unknown command {event.kind!r}")
+    handler = _HANDLERS.get(event.__class__)
+    if handler is None:
+        raise IllegalCommand(f"unknown command {event.kind!r}")
+    return handler(state, event, now)
 
 
 def handle(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:

@@ -227,22 +227,24 @@ class DealScript:
         """One line per step, for the operator's guide and ``tablectl games``."""
         lines: list[str] = []
         for step in self.steps:
-            match step:
-                case DealHoleCards(count, player_face, dealer_face):
-                    lines.append(
-                        f"deal {count} hole cards one at a time round the player hands "
-                        f"(face {player_face}) then the dealer (face {dealer_face})"
-                    )
-                case DealBoard(name, count, face):
-                    lines.append(f"deal the {name}: {count} card(s) to the board, face {face}")
-                case Reveal(what):
-                    lines.append(f"reveal {what.replace('_', ' ')}")
-                case Decide(point):
-                    opts = ", ".join(
-                        o.name + (f" ({o.spot} {o.multiple}x)" if o.places_bet else "")
-                        for o in point.options
-                    )
-                    lines.append(f"decision '{point.name}': {opts}; on timeout: {point.on_timeout}")
+            if isinstance(step, DealHoleCards):
+                lines.append(
+                    f"deal {step.count} hole cards one at a time round the player hands "
+                    f"(face {step.player_face}) then the dealer (face {step.dealer_face})"
+                )
+            elif isinstance(step, DealBoard):
+                lines.append(
+                    f"deal the {step.name}: {step.count} card(s) to the board, face {step.face}"
+                )
+            elif isinstance(step, Reveal):
+                lines.append(f"reveal {step.what.replace('_', ' ')}")
+            elif isinstance(step, Decide):
+                point = step.point
+                opts = ", ".join(
+                    o.name + (f" ({o.spot} {o.multiple}x)" if o.places_bet else "")
+                    for o in point.options
+                )
+                lines.append(f"decision '{point.name}': {opts}; on timeout: {point.on_timeout}")
         return lines
 
 
@@ -476,8 +478,8 @@ _LINES_KEPT = 8192  # about 8 MB at most, JSON forms included
 
 
 def _kept(key: tuple[object, ...], line: SettlementLine) -> SettlementLine:
-    if len(_LINES) >= _LINES_KEPT:
-        _LINES.clear()
+    if len(_LINES) >= _LINES_KEPT:  # the oldest goes (one at a time: no pause to empty all)
+        del _LINES[next(iter(_LINES))]
     _LINES[key] = line
     return line
 

@@ -59,6 +59,11 @@ def test_hand_names_and_the_order_of_the_best_five() -> None:
              "high card, ace": "AS 9D 7H 4C 2D", "pair of aces": "AS AD 7H 4C 2D"}  # fmt: skip
     for name, text in names.items():
         assert describe(evaluate(parse_cards(text)).strength) == name
+    # a wheel's ace plays low, last; a straight flush wheel too; a pair first, then kickers
+    laid_out = {"AS 2D 3H 4C 5D 9C KH": "5D 4C 3H 2D AS", "2H AH 4H 3H 5H KD KC": "5H 4H 3H 2H AH",
+                "7C AD 7S 2H 9D": "7S 7C AD 9D 2H", "KD KC 2S 2C KH": "KH KD KC 2S 2C"}  # fmt: skip
+    for text, order in laid_out.items():
+        assert evaluate(parse_cards(text)).best_five == tuple(parse_cards(order)), text
     for _ in range(2000):
         value = evaluate(rng.sample(cards, 7))
         # groups first (by size, then rank), then single cards high to low, suits high first
@@ -136,19 +141,19 @@ def _rounds_to_the_reveal(rounds: int, seed: int):  # type: ignore[no-untyped-de
 
 
 def test_settlements_made_ahead_are_those_the_reveal_would_make_afresh() -> None:
-    # each stake is settled as soon as its cards and decisions are all known, and kept by
-    # them; the reveal then publishes them: what it publishes must be what a table that kept
-    # nothing would work out at the reveal
+    # each stake is settled as soon as its cards and decisions are all known, and kept in
+    # the round by them; the reveal then publishes them: what it publishes must be what a
+    # round that kept nothing would work out at the reveal
     import controller.table as table
     from controller.events import RevealDone
 
     made_ahead = 0
-    for state, game in _rounds_to_the_reveal(40, seed=5):
-        memo = table._MEMOS[id(game)]
-        made_ahead += len(memo.settled)
+    for state, _ in _rounds_to_the_reveal(40, seed=5):
+        assert state.round is not None
+        made_ahead += len(state.round.settled_ahead)
         kept = table.handle(state, RevealDone(actor="dealer"), 9.0)
-        table._MEMOS.clear()  # nothing kept: every hand and stake settled at the reveal
-        afresh = table.handle(state, RevealDone(actor="dealer"), 9.0)
+        bare = _evolve(state.round, hands_ahead=(), settled_ahead=())
+        afresh = table.handle(_evolve(state, round=bare), RevealDone(actor="dealer"), 9.0)
         assert kept == afresh
         assert [a for a in kept[1] if a.kind == "settled"], "every round settles its stakes"
     assert made_ahead >= 40  # the settlements were there before each reveal
@@ -158,8 +163,8 @@ def test_a_card_corrected_after_the_settlements_were_made_ahead_is_settled_anew(
     import controller.table as table
     from controller.events import CorrectCard, RevealDone
 
-    state, game = next(iter(_rounds_to_the_reveal(1, seed=11)))
-    assert state.round is not None and table._MEMOS[id(game)].settled
+    state, _ = next(iter(_rounds_to_the_reveal(1, seed=11)))
+    assert state.round is not None and state.round.settled_ahead
     dealt = {card for _, card, _ in state.round.cards}
     other = next(card for card in STANDARD_52.cards if card not in dealt)
     fix = CorrectCard(actor="pit:ann", position="board", index=5, card=other, reason="misread")
@@ -167,5 +172,8 @@ def test_a_card_corrected_after_the_settlements_were_made_ahead_is_settled_anew(
     _, actions = table.handle(corrected, RevealDone(actor="dealer"), 9.0)
     settled = [a.data for a in actions if a.kind == "settled"]
     assert settled and all(other.code in s["player_hand"]["cards"] for s in settled)
-    table._MEMOS.clear()
-    assert table.handle(corrected, RevealDone(actor="dealer"), 9.0)[1] == actions
+    assert corrected.round is not None
+    bare = _evolve(corrected.round, hands_ahead=(), settled_ahead=())
+    assert (
+        table.handle(_evolve(corrected, round=bare), RevealDone(actor="dealer"), 9.0)[1] == actions
+    )
