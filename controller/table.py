@@ -1585,6 +1585,12 @@ def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableStat
 
 _Handler = Callable[[TableState, Any, float], tuple[TableState, list[Action]]]
 
+
+def _untimed(handler: Callable[[TableState, Any], tuple[TableState, list[Action]]]) -> _Handler:
+    """A handler of a command that does not depend on the time."""
+    return lambda state, event, now: handler(state, event)
+
+
 #: each command's handler, by the command's class (a subclass is no command of its own)
 _HANDLERS: dict[type[Event], _Handler] = {
     CardDrawn: _card,
@@ -1595,24 +1601,24 @@ _HANDLERS: dict[type[Event], _Handler] = {
     RevealDone: _reveal,
     OpenTable: _open,
     CloseTable: _close,
-    AllowPassenger: lambda state, event, now: _allow(state, event),
+    AllowPassenger: _untimed(_allow),
     UndoBet: lambda state, event, now: _take_back(state, event.hand, event.seat, 1, "undo a bet"),
     ClearBets: lambda state, event, now: _take_back(
         state, event.hand, event.seat, None, "clear bets"
     ),
-    ConfirmPayment: lambda state, event, now: _payment(state, event),
+    ConfirmPayment: _untimed(_payment),
     Halt: _halt_command,
     Resume: _resume,
-    VoidRound: lambda state, event, now: _void(state, event),
+    VoidRound: _untimed(_void),
     RestoreSequence: _restore,
     Redeal: _redeal,
-    DealerExposedEarly: lambda state, event, now: _exposed(state, event),
+    DealerExposedEarly: _untimed(_exposed),
     ResolveUndecided: _rule,
     CorrectCard: _correct,
-    ChangeDeck: lambda state, event, now: _change_deck(state, event),
+    ChangeDeck: _untimed(_change_deck),
     Rebet: _rebet,
     Double: _double,
-    SeatDisconnected: lambda state, event, now: _disconnected(state, event),
+    SeatDisconnected: _untimed(_disconnected),
     Tick: lambda state, event, now: (state, []),
 }
 
