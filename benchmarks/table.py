@@ -6,9 +6,10 @@ paused, to show its share; and by kind of event, as the tail is the settlement a
 ``reveal_done``), then replays ``--replay-rounds`` rounds (the target's 10,000 by default,
 measured, not scaled up from fewer: a long journal costs the garbage collector more per
 row) from scratch twice: from memory (``fold``), and from a real SQLite journal file
-written with the same events (``rebuild``, as a restart does: reading the rows, checking
-the hash chain, decoding each event, handling it), with that time split into its parts,
-and the running table's whole restart (its projector told of every row in the same pass).
+written with the same events (``rebuild``, as a restart does, in a fresh process: reading
+the rows, checking the hash chain, decoding each event, handling it), with that time split
+into its parts, and the running table's whole restart (its projector told of every row in
+the same pass).
 Printed beside a baseline measured in the same run: the cost of one immutable update of
 the table state (``dataclasses.replace``), the floor of any event before the state records
 were copied by their dictionaries; the figures depend on the machine and on what else runs
@@ -24,6 +25,8 @@ import dataclasses
 import gc
 import json
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from fractions import Fraction
@@ -130,10 +133,31 @@ def write_journal(path: Path, events: list[tuple[Event, float]]) -> None:
         journal.close()
 
 
-def replay_journal(path: Path) -> tuple[float, TableState, dict[str, float]]:
-    """Seconds to rebuild the table from its journal file as a restart does, the state, and
-    the time's parts (and a running table's whole restart: its projector told of every row
-    in the same pass)."""
+def outcome(state: TableState) -> dict[str, object]:
+    """What a table's state comes to after its rounds, to compare two replays by."""
+    return {
+        "phase": state.phase.value,
+        "rounds_started": state.rounds_started,
+        "balances": [[seat, str(balance)] for seat, balance in state.balances],
+        "last_round": [list(last) for last in state.last_round],
+    }
+
+
+def replay_journal(path: Path) -> tuple[float, dict[str, object], dict[str, float]]:
+    """Seconds to rebuild the table from its journal file as a restart does, in a process of
+    its own as a restart is (not in this one, whose memory holds the rounds just played), the
+    state's :func:`outcome`, and the time's parts (and a running table's whole restart: its
+    projector told of every row in the same pass)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--time-restart", str(path)],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    found = json.loads(done.stdout)
+    return found["total"], found["outcome"], found["parts"]
+
+
+def time_restart(path: Path) -> None:
+    """Print, as JSON, what :func:`replay_journal` returns, measured in this process."""
     journal = SqliteJournal(path)
     try:
         started = time.perf_counter()
@@ -162,8 +186,9 @@ def replay_journal(path: Path) -> tuple[float, TableState, dict[str, float]]:
         assert again == state
     finally:
         journal.close()
-    return total, state, {"read": read, "verify": check, f"decode {distinct} records": decode,
-                          RESTART: restart}  # fmt: skip
+    parts = {"read": read, "verify": check, f"decode {distinct} records": decode,
+             RESTART: restart}  # fmt: skip
+    print(json.dumps({"total": total, "outcome": outcome(state), "parts": parts}))
 
 
 def baseline(state: TableState, n: int = 20_000) -> float:
@@ -209,7 +234,11 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--time-restart", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.time_restart:
+        time_restart(args.time_restart)
+        return
 
     events, timings, config = play(args.rounds, args.seed)
     gc.collect()
@@ -233,7 +262,7 @@ def main() -> None:
         del journaled
         gc.collect()
         journal_s, rebuilt, parts = replay_journal(path)
-    assert rebuilt == final, "the journal's replay must rebuild the same table"
+    assert rebuilt == outcome(final), "the journal's replay must rebuild the same table"
     floor = baseline(final)
     scale = 10_000 / args.replay_rounds
     how = "measured" if scale == 1 else "estimated"

@@ -194,6 +194,9 @@ class Projector:
         self._last_settlements: dict[str, list[dict[str, Any]]] = {}
         self._pit_settlements: list[dict[str, Any]] = []
         self._seats: set[str] = set()
+        # the balances and stakes whose seats are in _seats already (records are immutable:
+        # the same object has the same seats, and a step that changes neither makes none)
+        self._seats_from: tuple[object, object] = ((), ())
         # a stake's view is the same in the dealer's, the pit's and its seat's states: it is
         # built once per stake and decision point (keyed by the stake's identity; the stake
         # is kept in the entry, so an identity is never reused while it is cached)
@@ -379,11 +382,16 @@ class Projector:
             rounds_started=state.rounds_started,
         )
 
-    def _seats_of(self, state: TableState) -> set[str]:
-        seats = {seat for seat, _ in state.balances}
-        if state.round is not None:
-            seats |= {s.seat for s in state.round.stakes}
-        return seats
+    def _note_seats(self, state: TableState) -> None:
+        """Add the seats of ``state`` (its balances, its round's stakes) to those seen."""
+        balances = state.balances
+        stakes = state.round.stakes if state.round is not None else ()
+        seen_balances, seen_stakes = self._seats_from
+        if balances is not seen_balances:
+            self._seats.update([seat for seat, _ in balances])
+        if stakes is not seen_stakes:
+            self._seats.update([s.seat for s in stakes])
+        self._seats_from = (balances, stakes)
 
     def states(
         self, state: TableState, now: float, only: Collection[str] | None = None
@@ -393,7 +401,7 @@ class Projector:
         Only the states returned take a sequence number, so an audience whose state is not
         republished sees no gap.
         """
-        self._seats |= self._seats_of(state)
+        self._note_seats(state)
         wanted = None if only is None else set(only)
         out = []
         staff: list[tuple[str, str, Callable[[TableState, float], BaseModel]]] = [
@@ -424,13 +432,18 @@ class Projector:
     def observe(self, before: TableState, after: TableState, actions: Iterable[Action]) -> None:
         """Keep what later views need (the last round's summary, the settlements)."""
         actions = list(actions)
-        settled_now = [a for a in actions if a.kind == "settled"]
+        settled_now: list[Action] = []
+        ended: Action | None = None
+        for action in actions:
+            if action.kind == "settled":
+                settled_now.append(action)
+            elif action.kind == "round_ended" and ended is None:
+                ended = action
         if settled_now:
             self._record_settlements(settled_now)
-        ended = next((a for a in actions if a.kind == "round_ended"), None)
         if ended is not None:
             self._last_round = self._summary(before, actions, ended)
-        self._seats |= self._seats_of(after)
+        self._note_seats(after)
 
     def step(
         self, before: TableState, after: TableState, actions: Iterable[Action], now: float
