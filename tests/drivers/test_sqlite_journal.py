@@ -4,12 +4,14 @@ import contextlib
 import gc
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -225,12 +227,13 @@ CHILD = textwrap.dedent(
     from controller.runtime import TableRunner
     from tests.controller.round_script import T0, header, rounds
     path, sync = Path(sys.argv[1]), sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     if path.exists():
         runner = TableRunner.recover(path, sync=sync)
     else:
         runner = TableRunner.create(path, header(), T0 - 60, sync=sync)
     done = len(list(runner.journal.entries())) - 1
-    for event, now in rounds(2)[done:]:
+    for event, now in rounds(count)[done:]:
         runner.submit(event, now)
         print(done, flush=True)
         done += 1
@@ -269,6 +272,44 @@ def test_sigkill_mid_round_loses_nothing(tmp_path: Path, kill_after: int, sync: 
     uninterrupted = fold(new_table(recovered.state.config), rounds(2))
     assert recovered.state == uninterrupted
     assert len(list(recovered.journal.entries())) == len(rounds(2)) + 1  # every event exactly once
+
+
+@pytest.mark.parametrize(
+    ("count", "lives"),
+    [
+        pytest.param(2, 12, id="2-rounds"),
+        pytest.param(8, 120, id="8-rounds", marks=pytest.mark.full),
+    ],
+)
+def test_sigkill_at_random_moments_many_times_loses_nothing(
+    tmp_path: Path, count: int, lives: int
+) -> None:
+    """The controller killed again and again at random moments (in a journal write, in
+    handle(), between inputs), restarted from its journal each time, ends where an
+    uninterrupted table ends, with every input journaled once."""
+    rng = random.Random(count * 1000 + lives)
+    path = tmp_path / "t.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    command = [sys.executable, "-c", CHILD, str(path), "full", str(count)]
+    killed = 0
+    for _ in range(lives):
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        assert child.stdout is not None
+        first = child.stdout.readline()  # the child recovered and applied one more input
+        if first.strip() == "finished":
+            child.wait(timeout=30)
+            break
+        time.sleep(rng.uniform(0.0, 0.012))  # a moment a few inputs on, anywhere in them
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        killed += child.returncode == -signal.SIGKILL
+    finish = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert finish.returncode == 0 and finish.stdout.rstrip().endswith("finished"), finish.stderr
+    assert killed >= min(lives, 5)
+    recovered = TableRunner.recover(path)
+    assert recovered.state == fold(new_table(recovered.state.config), rounds(count))
+    assert len(list(recovered.journal.entries())) == len(rounds(count)) + 1
+    recovered.close()
 
 
 def test_an_unknown_sync_mode_is_refused(tmp_path: Path) -> None:
