@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from config.camera import ZoneLayout, table_layout
+from config.schema import load_game
 from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import Card, parse_cards
 from controller.crosscheck import CheckResult, CrossCheck
@@ -67,7 +68,15 @@ from controller.games.base import Game
 from controller.games.rules import Spot
 from controller.table import Phase, TableConfig, TableState, handle, new_table
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioFailed", "parse_scenario", "run_scenario"]
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "ScenarioFailed",
+    "parse_scenario",
+    "play_scenario",
+    "run_scenario",
+    "scenario_game",
+]
 
 T0 = 1_790_000_000.0  # scenario time 0, a fixed UTC instant, so round ids are reproducible
 
@@ -104,6 +113,7 @@ class Scenario:
     steps: tuple[Step, ...] = ()
     options: dict[str, float | bool] = field(default_factory=dict)
     zones: str = ""  # the camera's zone layout: a shipped name or a path ("" = by seating)
+    variants: dict[str, str] = field(default_factory=dict)  # paytable variant by role
 
 
 def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
@@ -223,6 +233,7 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
     shoe: list[Card] = []
     steps: list[Step] = []
     options: dict[str, float | bool] = {}
+    variants: dict[str, str] = {}
     zones = ""
     for number, raw in enumerate(text.splitlines(), 1):
         where = f"{source}:{number}"
@@ -261,6 +272,10 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
                 options[rest[0]] = rest[1] == "yes"
             else:
                 options[rest[0]] = float(rest[1])
+        elif head == "paytable":
+            if len(rest) != 2:
+                raise ScenarioError(f"{where}: paytable takes ROLE VARIANT (paytable bonus B)")
+            variants[rest[0]] = rest[1]
         elif head == "zones":
             if len(rest) != 1:
                 raise ScenarioError(f"{where}: zones takes NAME (default, shared-hand) or a path")
@@ -295,7 +310,7 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
         raise ScenarioError(f"{source}: no 'table' line")
     return Scenario(
         *table, balances=balances, shoe=tuple(shoe), steps=tuple(steps), options=options,
-        zones=zones,
+        zones=zones, variants=variants,
     )  # fmt: skip
 
 
@@ -465,6 +480,20 @@ def run_scenario(scenario: Scenario, game: Game, source: str = "scenario") -> Ru
         else:
             _check(run, step, source)
     return run
+
+
+def scenario_game(scenario: Scenario, source: str = "scenario") -> Game:
+    """The game a scenario plays: the shipped rules, with the paytable variants it names."""
+    try:
+        return load_game(scenario.game, variants=scenario.variants or None)
+    except ConfigError as error:
+        raise ScenarioError(f"{source}: {error}") from None
+
+
+def play_scenario(text: str, source: str = "scenario") -> tuple[Scenario, Run]:
+    """Parse and play a scenario file's text (what ``tablectl scenario run`` does for a file)."""
+    scenario = parse_scenario(text, source)
+    return scenario, run_scenario(scenario, scenario_game(scenario, source), source)
 
 
 def _layout(scenario: Scenario, source: str) -> ZoneLayout:

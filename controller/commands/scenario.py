@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from config.schema import load_game
 from controller.errors import TableError
-from controller.scenario import ScenarioFailed, parse_scenario, run_scenario
+from controller.scenario import ScenarioFailed, parse_scenario, run_scenario, scenario_game
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +34,7 @@ def run_files(args: argparse.Namespace) -> int:
             raise TableError(f"{path}: cannot read: {error.strerror}") from None
         scenario = parse_scenario(text, str(path))
         try:
-            run = run_scenario(scenario, load_game(scenario.game), str(path))
+            run = run_scenario(scenario, scenario_game(scenario, str(path)), str(path))
         except ScenarioFailed as error:
             print(f"FAIL {error}")
             return 1

@@ -62,6 +62,7 @@ def test_a_failed_expectation_names_the_line_and_what_was_found(
         ),
         ("table T casino-holdem shared player\nshoe AS ZZ", "bad card code 'ZZ'"),
         ("table T casino-holdem shared player\nfrobnicate", "unknown statement 'frobnicate'"),
+        ("table T casino-holdem shared player\npaytable bonus", "paytable takes ROLE VARIANT"),
     ],
 )
 def test_bad_scenario_files_are_refused_with_the_line(text: str, message: str) -> None:
@@ -78,3 +79,10 @@ def test_json_lists_every_settlement(capsys: pytest.CaptureFixture[str]) -> None
     settled = [d for d in docs if d["kind"] == "settled"]
     assert {(d["hand"], d["seat"]) for d in settled} == {("box 1", "ann"), ("box 2", "bob")}
     assert all("lines" in d for d in settled)
+
+
+def test_a_paytable_variant_the_game_lacks_is_refused() -> None:
+    from controller.scenario import play_scenario
+
+    with pytest.raises(ScenarioError, match=r"x\.scn: .*no variant 'C'"):
+        play_scenario("table T triple-action-holdem shared player\npaytable bonus C", "x.scn")
