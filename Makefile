@@ -68,4 +68,6 @@ camera-profile: venv
 	$(BIN)/python -m simulators.camera.builtin
 
 clean:
-	rm -rf $(VENV) build *.egg-info controller/_handeval*.so .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache controller/_compiled.json
+	find controller -name '*.so' -delete
+	find controller -name '*.c' ! -name _handeval.c -delete
