@@ -722,6 +722,7 @@ def _advance(state: TableState, rnd: Round, now: float) -> tuple[TableState, lis
             if deadline != rnd.decision_deadline:
                 rnd = _evolve(rnd, decision_deadline=deadline)
         break
+    rnd = _settle_ahead(game, rnd, rnd.stakes)
     state = _evolve(state, round=rnd, phase=_phase_of(rnd.due))
     actions.append(_phase_action(state))
     return state, actions
@@ -771,8 +772,7 @@ def _settled(
 
 def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     """``rnd`` with those of ``stakes`` settled whose outcome is already fixed (their cards
-    all dealt, their decisions all made), for the reveal to find them done: every stake
-    already decided when the last card lands, then each as it makes its last decision.
+    all dealt, their decisions all made), for the reveal to find them done.
 
     A settlement is a pure function of the cards, bets and decisions, and is kept by them
     (a card corrected later makes another key). The work is the same, done when each
@@ -1016,8 +1016,6 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
     rnd = _evolve(
         rnd, cards=(*rnd.cards, (due.position, event.card, due.face)), cursor=rnd.cursor + 1
     )
-    if rnd.cursor == _last_card(rnd.script) + 1:  # the last card: the stakes already decided
-        rnd = _settle_ahead(state.config.game, rnd, rnd.stakes)
     actions = [Action("card", {"position": due.position, "card": event.card.code,
                                "face": str(due.face), "label": due.label})]  # fmt: skip
     before = state
@@ -1117,10 +1115,11 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
             after = len(stakes) + 1
             decided.append(stake)
         stakes.append(stake)
-    rnd = _settle_ahead(game, _evolve(rnd, stakes=tuple(stakes)), decided)
+    rnd = _evolve(rnd, stakes=tuple(stakes))
     actions = [Action("decision", {"hand": event.hand, "seat": event.seat, "option": event.option,
                                    "automatic": automatic})]  # fmt: skip
     if _anyone_owes(game, rnd.stakes, point, after % len(stakes)):
+        rnd = _settle_ahead(game, rnd, decided)
         return _evolve(state, round=rnd, balances=balances), actions
     state = before = _evolve(state, balances=balances)
     rnd = _evolve(rnd, cursor=rnd.cursor + 1, decision_deadline=None)
