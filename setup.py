@@ -64,8 +64,6 @@ def digest(path: str) -> str:
 
 def core_extensions() -> list[Extension]:
     """The hot modules as extensions, or none when Cython is not installed."""
-    if os.environ.get("TABLECTL_PURE") == "1":
-        return []
     try:
         from Cython.Build import cythonize
     except ImportError:

@@ -576,15 +576,6 @@ class _Memo:
 _MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id stays its own
 
 
-def _memo(game: Game) -> _Memo:
-    memo = _MEMOS.get(id(game))
-    if memo is None or memo.game is not game:
-        if len(_MEMOS) >= 64:
-            _MEMOS.clear()
-        memo = _MEMOS[id(game)] = _Memo(game)
-    return memo
-
-
 def _walked(
     game: Game, bets: tuple[tuple[Spot, Money], ...], decisions: tuple[str, ...]
 ) -> tuple[Walk, Money]:
@@ -592,7 +583,9 @@ def _walked(
     immutable and games pure: memoized)."""
     memo = _MEMOS.get(id(game))
     if memo is None or memo.game is not game:
-        memo = _memo(game)
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        memo = _MEMOS[id(game)] = _Memo(game)
     key = (bets, decisions)
     found = memo.walks.get(key)
     if found is None:
@@ -781,7 +774,7 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     JSON is left to it). Nothing of it is shown before the reveal: no view reads these
     fields.
     """
-    if rnd.cursor <= _last_card(rnd.script):
+    if rnd.cursor <= _last_card(game, rnd.in_play):  # the round's script is _expand's
         return rnd
     held = _held(rnd)
     hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
@@ -798,18 +791,11 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     return _evolve(rnd, hands_ahead=tuple(hands.items()), settled_ahead=tuple(settled.items()))
 
 
-_LAST_CARD: dict[int, tuple[tuple[Due, ...], int]] = {}  # by id(script), the script held
-
-
-def _last_card(script: tuple[Due, ...]) -> int:
-    """The index of the script's last card step (-1 without one)."""
-    found = _LAST_CARD.get(id(script))
-    if found is None or found[0] is not script:
-        if len(_LAST_CARD) >= 256:
-            _LAST_CARD.clear()
-        last = max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
-        found = _LAST_CARD[id(script)] = (script, last)
-    return found[1]
+@lru_cache(maxsize=256)
+def _last_card(game: Game, hands: tuple[str, ...]) -> int:
+    """The index of the last card step of the deal script of ``hands`` (-1 without one)."""
+    script = _expand(game, hands)
+    return max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
 
 
 def _settle(
