@@ -774,7 +774,7 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     JSON is left to it). Nothing of it is shown before the reveal: no view reads these
     fields.
     """
-    if rnd.cursor <= _last_card(game, rnd.in_play):  # the round's script is _expand's
+    if rnd.cursor <= _last_card(rnd.script):
         return rnd
     held = _held(rnd)
     hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
@@ -791,11 +791,20 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     return _evolve(rnd, hands_ahead=tuple(hands.items()), settled_ahead=tuple(settled.items()))
 
 
-@lru_cache(maxsize=256)
-def _last_card(game: Game, hands: tuple[str, ...]) -> int:
-    """The index of the last card step of the deal script of ``hands`` (-1 without one)."""
-    script = _expand(game, hands)
-    return max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
+# by the script's identity, the script held (so its id stays its own): a script, and the game
+# it comes from, compare by content, which costs far more than the lookup saves
+_LAST_CARD: dict[int, tuple[tuple[Due, ...], int]] = {}
+
+
+def _last_card(script: tuple[Due, ...]) -> int:
+    """The index of the script's last card step (-1 without one)."""
+    found = _LAST_CARD.get(id(script))
+    if found is None or found[0] is not script:
+        if len(_LAST_CARD) >= 256:
+            _LAST_CARD.clear()
+        last = max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
+        found = _LAST_CARD[id(script)] = (script, last)
+    return found[1]
 
 
 def _settle(
