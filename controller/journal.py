@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,6 +37,7 @@ __all__ = [
     "Entry",
     "Journal",
     "JournalCorrupt",
+    "Record",
     "Row",
     "canonical",
     "canonical_text",
@@ -109,6 +111,8 @@ def chain(prev: str, seq: int, at: float, record: dict[str, Any]) -> Entry:
 
 #: a row as stored, its record unparsed: (seq, at, text, prev, digest)
 Row = tuple[int, float, str, str, str]
+#: what a replay needs of a row: (at, text)
+Record = tuple[float, str]
 
 
 def parse_record(text: str) -> dict[str, Any]:
@@ -181,6 +185,12 @@ class Journal(Protocol):
     def rows(self) -> list[Row]:
         """Every row as stored, its record unparsed, in order (for a replay, which parses
         each distinct record once)."""
+        ...
+
+    def checked_records(self) -> AbstractContextManager[list[Record]]:
+        """Every row's time and record text, in order, for a restart's replay: the chain is
+        checked by the time the context ends (:class:`JournalCorrupt` otherwise), perhaps
+        beside the replay rather than before it."""
         ...
 
     def quiet(self) -> None:

@@ -10,7 +10,7 @@ import contextlib
 import gc
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice
@@ -21,7 +21,7 @@ from config.schema import GAMES_DIR, game_from_text
 from controller.errors import TableError
 from controller.events import Action, Event, event_from_json, event_to_json
 from controller.games import Seating
-from controller.journal import Journal, Row, parse_record, verify_rows
+from controller.journal import Journal, Record, Row, parse_record, verify_rows
 from controller.table import TableConfig, TableState, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
 
@@ -143,42 +143,52 @@ def _replay_rows(rows: list[Row], source: str) -> Iterator[ReplayStep]:
 
 
 def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event]]:
-    """Every row's event after the header, each distinct record decoded once (events are
-    immutable)."""
-    decoded: dict[str, Event] = {}
-    for seq, at, text, _, _ in islice(rows, 1, None):
-        event = decoded.get(text)
-        if event is None:
-            event = event_from_json(parse_record(text))
-            if len(decoded) < 65536:
-                decoded[text] = event
-        yield seq, at, event
+    """Every row's event after the header, with its row number (see :func:`_decoded`)."""
+    records = ((at, text) for _, at, text, _, _ in rows)
+    for row, (at, event) in zip(islice(rows, 1, None), _decoded(records), strict=True):
+        yield row[0], at, event
 
 
 def rebuild(
     journal: Journal, source: str = "journal", observe: Observer | None = None
 ) -> TableState:
-    """The table a journal leaves: :func:`replay` (chain checked first) without its steps,
-    as a restart needs it; ``observe`` is told of every row (a projector rebuilding what its
-    views remember) in the same single pass.
+    """The table a journal leaves: :func:`replay` without its steps, as a restart needs it;
+    ``observe`` is told of every row (a projector rebuilding what its views remember) in the
+    same single pass. The table is returned only once the journal's chain has been checked:
+    before the replay, or beside it by another process on a long journal
+    (:meth:`~controller.journal.Journal.checked_records`).
 
     The cyclic garbage collector stays paused throughout: the table's records form no
     cycles (a 10,000-round replay leaves a few hundred cyclic objects, from refused
     commands' exceptions), and its passes over the rows and the states would cost a tenth
     of the replay.
     """
-    rows = _read(journal, source)
-    state = new_table(config_from_header(parse_record(rows[0][2]), source))
-    with _collector_paused():
+    with _collector_paused(), journal.checked_records() as records:
+        if not records:
+            raise TableError(f"{source}: the journal is empty")
+        state = new_table(config_from_header(parse_record(records[0][1]), source))
         if observe is None:
-            for _, at, event in _events(rows):
+            for at, event in _decoded(records):
                 state, _ = handle(state, event, at)
         else:
-            for _, at, event in _events(rows):
+            for at, event in _decoded(records):
                 after, actions = handle(state, event, at)
                 observe(state, after, actions)
                 state = after
     return state
+
+
+def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event]]:
+    """Every record's time and event after the header, each distinct record decoded once
+    (events are immutable)."""
+    decoded: dict[str, Event] = {}
+    for at, text in islice(records, 1, None):
+        event = decoded.get(text)
+        if event is None:
+            event = event_from_json(parse_record(text))
+            if len(decoded) < 65536:
+                decoded[text] = event
+        yield at, event
 
 
 class TableRunner:

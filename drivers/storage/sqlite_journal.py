@@ -8,13 +8,24 @@ earlier versions) are read and verified as before.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
-from controller.journal import GENESIS, Entry, Row, chain, parse_record
+from controller.journal import (
+    GENESIS,
+    Entry,
+    JournalCorrupt,
+    Record,
+    Row,
+    chain,
+    parse_record,
+    verify_rows,
+)
+from drivers.storage.chain_check import ROWS_QUERY, ChainCheck, Verdict
 
 __all__ = ["SYNC_MODES", "JournalError", "SqliteJournal"]
 
@@ -47,6 +58,9 @@ def _flat(doc: object) -> bool:
 SYNC_MODES = {"full": "FULL", "normal": "NORMAL"}
 
 
+log = logging.getLogger(__name__)
+
+
 class JournalError(TableError):
     """The journal file cannot be opened or written."""
 
@@ -76,6 +90,9 @@ class SqliteJournal:
     """
 
     CHECKPOINT_ROWS = 5000
+    #: a journal at least this long has its chain checked in a second process while it is
+    #: replayed (:meth:`checked_records`); a shorter one is checked faster than that starts
+    CHECK_ASIDE_ROWS = 20_000
     #: the write-ahead log kept for reuse after a checkpoint: some ten rounds of rows
     WAL_KEPT_BYTES = 4 * 1024 * 1024
 
@@ -147,10 +164,79 @@ class SqliteJournal:
 
     def rows(self) -> list[Row]:
         """Every row as stored, its record unparsed (a replay parses each distinct one once)."""
-        rows: list[Row] = self._db.execute(
-            "SELECT seq, at, record, prev, digest FROM journal ORDER BY seq"
-        ).fetchall()
+        rows: list[Row] = self._db.execute(ROWS_QUERY).fetchall()
         return rows
+
+    @contextlib.contextmanager
+    def checked_records(self) -> Iterator[list[Record]]:
+        """Every row's time and record text, in order, for a restart's replay; on leaving,
+        the chain has been checked (or :class:`JournalCorrupt` names its first bad row, even
+        when the replay itself failed first, on that row).
+
+        A journal of :data:`CHECK_ASIDE_ROWS` rows or more is checked by a second process
+        (:class:`~drivers.storage.chain_check.ChainCheck`) while the caller replays it, on
+        another processor: this process reads only the two columns a replay needs and never
+        hashes a row (a 10,000-round journal: 4.5-4.9 -> 4.0-4.2 s). No other writer can add a
+        row meanwhile (this connection holds the write lock throughout), and the child's
+        row count and last digest must be this reader's, so both read the same rows. Should
+        the child give no verdict (it cannot start, dies or hangs), the chain is checked
+        here, with a warning.
+        """
+        if len(self) < self.CHECK_ASIDE_ROWS:
+            rows = self.rows()
+            verify_rows(rows)
+            yield [(at, text) for _, at, text, _, _ in rows]
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")  # no row is added until both have read
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: cannot lock the journal: {error}") from None
+        check: ChainCheck | Verdict = Verdict(failed="the chain check did not start")
+        try:
+            check = ChainCheck.start(self.path, len(self))
+            records: list[Record] = self._db.execute(
+                "SELECT at, record FROM journal ORDER BY seq"
+            ).fetchall()
+            try:
+                yield records
+            except Exception as failed:
+                # a replay that fails on a changed row is told as the change it is
+                found = self._verdict(check)
+                if found.corrupt:
+                    raise JournalCorrupt(found.corrupt) from failed
+                raise
+            found = self._verdict(check)
+            if found.corrupt:
+                raise JournalCorrupt(found.corrupt)
+            head = self._db.execute(
+                "SELECT digest FROM journal ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            if found.rows != len(records) or found.head != (head[0] if head else ""):
+                raise JournalError(
+                    f"{self.path}: the rows checked are not the rows replayed ({found.rows} "
+                    f"checked up to {found.head[:12] or 'none'}, {len(records)} replayed): "
+                    "was the file replaced?"
+                )
+        finally:
+            if isinstance(check, ChainCheck):
+                check.stop()
+            try:
+                self._db.execute("ROLLBACK")  # it wrote nothing: end the read, free the lock
+            except sqlite3.Error as error:
+                raise JournalError(f"{self.path}: cannot unlock the journal: {error}") from None
+
+    def _verdict(self, check: ChainCheck | Verdict) -> Verdict:
+        """The check's verdict; with none from the child, the chain checked here."""
+        found = check.verdict() if isinstance(check, ChainCheck) else check
+        if not found.failed:
+            return found
+        log.warning("%s: %s; checking the chain in this process", self.path, found.failed)
+        rows = self.rows()
+        try:
+            verify_rows(rows)
+        except JournalCorrupt as corrupt:
+            return Verdict(corrupt=str(corrupt))
+        return Verdict(rows=len(rows), head=rows[-1][4] if rows else "")
 
     def __len__(self) -> int:
         return self._next

@@ -21,6 +21,8 @@ from controller.events import event_from_json, event_to_json
 from controller.journal import JournalCorrupt, chain, record_text, verify
 from controller.runtime import TableRunner, replay
 from controller.table import Phase, fold, new_table
+from drivers.storage import chain_check
+from drivers.storage.chain_check import ChainCheck, Verdict
 from drivers.storage.sqlite_journal import JournalError, SqliteJournal
 from tests.controller.round_script import T0, header, rounds
 
@@ -460,3 +462,156 @@ def test_a_replay_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) ->
         list(replay(tampered, "test"))
     tampered.close()
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+# ----------------------------------------------------------- the chain checked beside a restart
+
+
+@pytest.fixture
+def check_aside(monkeypatch: pytest.MonkeyPatch) -> list[Verdict]:
+    """Every journal checks its chain in a second process, however short; the verdicts the
+    real child processes gave are kept."""
+    verdicts: list[Verdict] = []
+    real = ChainCheck.verdict
+
+    def kept(self: ChainCheck) -> Verdict:
+        verdicts.append(real(self))
+        return verdicts[-1]
+
+    monkeypatch.setattr(SqliteJournal, "CHECK_ASIDE_ROWS", 0)
+    monkeypatch.setattr(ChainCheck, "verdict", kept)
+    return verdicts
+
+
+@pytest.fixture
+def one_round(tmp_path: Path) -> Path:
+    """A table's journal of one round."""
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    return path
+
+
+def test_a_restart_checked_aside_rebuilds_the_identical_table(
+    tmp_path: Path, check_aside: list[Verdict]
+) -> None:
+    path = tmp_path / "t.sqlite"
+    events = rounds(2)
+    play(path, events[:25]).close()
+    again = TableRunner.recover(path)
+    assert [v.rows for v in check_aside] == [26] and check_aside[0].head
+    assert again.state == fold(new_table(again.state.config), events[:25])
+    for event, now in events[25:]:  # the lock is released: the table writes on
+        again.submit(event, now)
+    again.close()
+    journal = SqliteJournal(path)
+    verify(list(journal.entries()))
+    assert len(journal) == len(events) + 1
+    journal.close()
+
+
+def test_no_row_is_added_while_the_chain_is_checked_aside(
+    one_round: Path, check_aside: list[Verdict]
+) -> None:
+    path = one_round
+    journal = SqliteJournal(path)
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    with (
+        journal.checked_records() as records,
+        pytest.raises(sqlite3.OperationalError, match="locked"),
+    ):
+        other.execute("BEGIN IMMEDIATE")
+    other.execute("BEGIN IMMEDIATE")  # free again
+    other.execute("ROLLBACK")
+    other.close()
+    journal.close()
+    assert len(records) == len(rounds(1)) + 1 and check_aside[0].rows == len(records)
+
+
+def _tamper(path: Path, seq: int, **changes: object) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TRIGGER journal_no_update")
+    (text,) = db.execute("SELECT record FROM journal WHERE seq = ?", (seq,)).fetchone()
+    record = json.loads(text)
+    db.execute(
+        "UPDATE journal SET record = ? WHERE seq = ?", (record_text({**record, **changes}), seq)
+    )
+    db.close()
+
+
+def test_a_restart_checked_aside_refuses_a_changed_journal(
+    one_round: Path, check_aside: list[Verdict]
+) -> None:
+    path = one_round
+    _tamper(path, 3, amount="1000")
+    with pytest.raises(JournalCorrupt, match="row 3: its digest does not match its content"):
+        TableRunner.recover(path)
+    assert check_aside[0].corrupt.startswith("row 3:")
+
+
+def test_a_replay_that_fails_on_a_changed_row_is_told_as_the_change(
+    tmp_path: Path, check_aside: list[Verdict]
+) -> None:
+    # the replay meets the changed row before the check's verdict is in: the restart names
+    # the change, not the odd record it made
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    _tamper(path, 3, kind="no_such_event")
+    with pytest.raises(JournalCorrupt, match="row 3: its digest does not match") as raised:
+        TableRunner.recover(path)
+    assert "no_such_event" in str(raised.value.__cause__)
+
+
+def test_a_chain_check_that_gives_no_verdict_is_made_in_process(
+    tmp_path: Path,
+    check_aside: list[Verdict],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    path = tmp_path / "t.sqlite"
+    events = rounds(1)
+    play(path, events).close()
+    monkeypatch.setattr(chain_check, "CHILD_MODULE", "drivers.storage.no_such_module")
+    again = TableRunner.recover(path)
+    again.close()
+    assert again.state == fold(new_table(again.state.config), events)
+    assert "no verdict" in check_aside[0].failed and "No module named" in check_aside[0].failed
+    assert "checking the chain in this process" in caplog.text
+    _tamper(path, 3, kind="no_such_event")  # the check in process still finds a change,
+    with pytest.raises(JournalCorrupt, match="row 3: its digest does not match") as raised:
+        TableRunner.recover(path)
+    assert "no_such_event" in str(raised.value.__cause__)  # even one the replay failed on
+
+
+def test_a_check_of_other_rows_than_those_replayed_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+    monkeypatch.setattr(SqliteJournal, "CHECK_ASIDE_ROWS", 0)
+    monkeypatch.setattr(ChainCheck, "verdict", lambda self: Verdict(rows=5, head="ab" * 32))
+    with pytest.raises(JournalError, match="the rows checked are not the rows replayed"):
+        TableRunner.recover(path)
+
+
+def test_the_chain_check_on_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    play(path, rounds(1)).close()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "drivers.storage.chain_check", *args],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+
+    done = run(str(path))
+    found = json.loads(done.stdout)
+    assert done.returncode == 0 and found["rows"] == len(rounds(1)) + 1
+    assert found["head"] == list(SqliteJournal(path).entries())[-1].digest
+    _tamper(path, 4, actor="someone else")
+    assert json.loads(run(str(path)).stdout) == {
+        "corrupt": "row 4: its digest does not match its content (changed after it was written)"
+    }
+    missing = json.loads(run(str(tmp_path / "none.sqlite")).stdout)
+    assert "cannot read the journal" in missing["error"]
+    usage = run()
+    assert usage.returncode == 2 and "usage" in usage.stderr
