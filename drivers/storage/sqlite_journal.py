@@ -117,6 +117,8 @@ class SqliteJournal:
         self._last: str = str(row[1]) if row else GENESIS
         self._since_checkpoint = 0
         self._wrote = False  # this is the table's writer, not a reader
+        #: why the last checkpoint could not run ("" once one has)
+        self.checkpoint_error = ""
 
     def append(self, record: dict[str, Any], at: float) -> Entry:
         """Write one record durably and return its row."""
@@ -139,11 +141,22 @@ class SqliteJournal:
 
     def quiet(self) -> None:
         """Checkpoint the write-ahead log into the database file (rows stay durable either way),
-        without waiting for readers; the next append writes the log over from its start."""
+        without waiting for readers; the next append writes the log over from its start.
+
+        A checkpoint that cannot run now is no loss and stops nothing: every row is already
+        durable in the log. It is logged, kept in :attr:`checkpoint_error`, and tried again at
+        the next quiet moment, or after a tenth of :data:`CHECKPOINT_ROWS` more appends. (A
+        read in progress on this very connection, from another thread, makes SQLite refuse
+        it: "database table is locked".)
+        """
         try:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: cannot checkpoint the journal: {error}") from None
+            self.checkpoint_error = str(error)
+            log.warning("%s: checkpoint put off (rows are safe in the log): %s", self.path, error)
+            self._since_checkpoint = self.CHECKPOINT_ROWS - self.CHECKPOINT_ROWS // 10
+            return
+        self.checkpoint_error = ""
         self._since_checkpoint = 0
 
     def entries(self) -> Iterator[Entry]:

@@ -615,3 +615,25 @@ def test_the_chain_check_on_its_own(tmp_path: Path) -> None:
     assert "cannot read the journal" in missing["error"]
     usage = run()
     assert usage.returncode == 2 and "usage" in usage.stderr
+
+
+def test_a_checkpoint_that_cannot_run_now_is_put_off_not_fatal(
+    one_round: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read in progress on the table's own connection (another thread reading it) makes
+    SQLite refuse the checkpoint; the rows are durable in the log, so the table goes on: the
+    refusal is logged and kept, the checkpoint runs at the next quiet moment, and an append
+    that crosses the checkpoint threshold meanwhile still returns its row."""
+    journal = SqliteJournal(one_round)
+    reading = journal.entries()
+    next(reading)  # a read left in progress on this connection
+    journal.quiet()
+    assert "locked" in journal.checkpoint_error and "checkpoint put off" in caplog.text
+    journal.CHECKPOINT_ROWS = 1  # the next append would checkpoint, and cannot either
+    entry = journal.append({"kind": "tick", "actor": "timer"}, T0 + 3600)
+    assert entry.seq == len(rounds(1)) + 1 and "locked" in journal.checkpoint_error
+    list(reading)  # the read ends
+    journal.quiet()
+    assert journal.checkpoint_error == ""
+    journal.close()
+    verify(list(SqliteJournal(one_round).entries()))
