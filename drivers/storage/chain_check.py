@@ -8,7 +8,7 @@ processor while the table's own process reads only what the fold needs and folds
 table is used only once the check has passed: a broken chain still stops the restart, with
 the same message naming the first bad row.
 
-The child prints one line of JSON: ``{"rows": N, "head": DIGEST, "seconds": S}`` when the
+The child prints one line of JSON: ``{"rows": N, "head": DIGEST}`` when the
 chain holds (its row count and last digest, so the parent can tell it checked the very rows
 it replayed), ``{"corrupt": MESSAGE}`` when it does not, ``{"error": MESSAGE}`` when it
 cannot read the file. Anything else (the child cannot start, dies, or outlasts its time) is
@@ -22,7 +22,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,14 +45,12 @@ class Verdict:
 
     rows: int = 0
     head: str = ""
-    seconds: float = 0.0
     corrupt: str = ""
     failed: str = ""
 
 
 def check_file(path: Path) -> dict[str, object]:
     """Check the chain of the journal at ``path`` (opened read-only), as the child reports it."""
-    started = time.perf_counter()
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
@@ -67,7 +64,7 @@ def check_file(path: Path) -> dict[str, object]:
     except JournalCorrupt as corrupt:
         return {"corrupt": str(corrupt)}
     head = rows[-1][4] if rows else ""
-    return {"rows": len(rows), "head": head, "seconds": time.perf_counter() - started}
+    return {"rows": len(rows), "head": head}
 
 
 class ChainCheck:
@@ -111,9 +108,7 @@ class ChainCheck:
             return Verdict(corrupt=str(found["corrupt"]))
         if "error" in found:
             return Verdict(failed=str(found["error"]))
-        return Verdict(
-            rows=int(found["rows"]), head=str(found["head"]), seconds=float(found["seconds"])
-        )
+        return Verdict(rows=int(found["rows"]), head=str(found["head"]))
 
     def stop(self) -> None:
         """End the child if it still runs, and reap it."""

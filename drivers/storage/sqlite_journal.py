@@ -110,15 +110,18 @@ class SqliteJournal:
             self._db.executescript(SCHEMA)
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
-        row = self._db.execute(
-            "SELECT seq, digest FROM journal ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
+        row = self._tail()
         self._next: int = int(row[0]) + 1 if row else 0
         self._last: str = str(row[1]) if row else GENESIS
         self._since_checkpoint = 0
         self._wrote = False  # this is the table's writer, not a reader
-        #: why the last checkpoint could not run ("" once one has)
-        self.checkpoint_error = ""
+
+    def _tail(self) -> tuple[int, str] | None:
+        """The last row's number and digest, as stored now (None in an empty journal)."""
+        row: tuple[int, str] | None = self._db.execute(
+            "SELECT seq, digest FROM journal ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        return row
 
     def append(self, record: dict[str, Any], at: float) -> Entry:
         """Write one record durably and return its row."""
@@ -144,19 +147,16 @@ class SqliteJournal:
         without waiting for readers; the next append writes the log over from its start.
 
         A checkpoint that cannot run now is no loss and stops nothing: every row is already
-        durable in the log. It is logged, kept in :attr:`checkpoint_error`, and tried again at
-        the next quiet moment, or after a tenth of :data:`CHECKPOINT_ROWS` more appends. (A
-        read in progress on this very connection, from another thread, makes SQLite refuse
-        it: "database table is locked".)
+        durable in the log. It is logged and tried again at the next quiet moment, or after a
+        tenth of :data:`CHECKPOINT_ROWS` more appends. (A read in progress on this very
+        connection, from another thread, makes SQLite refuse it: "database table is locked".)
         """
         try:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as error:
-            self.checkpoint_error = str(error)
             log.warning("%s: checkpoint put off (rows are safe in the log): %s", self.path, error)
             self._since_checkpoint = self.CHECKPOINT_ROWS - self.CHECKPOINT_ROWS // 10
             return
-        self.checkpoint_error = ""
         self._since_checkpoint = 0
 
     def entries(self) -> Iterator[Entry]:
@@ -221,10 +221,8 @@ class SqliteJournal:
             found = self._verdict(check)
             if found.corrupt:
                 raise JournalCorrupt(found.corrupt)
-            head = self._db.execute(
-                "SELECT digest FROM journal ORDER BY seq DESC LIMIT 1"
-            ).fetchone()
-            if found.rows != len(records) or found.head != (head[0] if head else ""):
+            tail = self._tail()
+            if found.rows != len(records) or found.head != (tail[1] if tail else ""):
                 raise JournalError(
                     f"{self.path}: the rows checked are not the rows replayed ({found.rows} "
                     f"checked up to {found.head[:12] or 'none'}, {len(records)} replayed): "
