@@ -3,56 +3,55 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-KERNEL := $(VENV)/.kernel-built
+DEV    := $(VENV)/.dev-installed
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv demo test test-full bench math camera-profile lint typecheck format clean
+.PHONY: venv dev demo test test-full bench math camera-profile lint layers typecheck format clean
 
-venv: $(KERNEL)
+# The virtual environment with the project installed editable: what the demo and a table
+# need, nothing more (the C kernel is built here, with the system's C compiler). Made again
+# when the declared dependencies or the kernel's source change.
+venv: $(STAMP)
 
-# The virtual environment, with the project installed editable and its dev extra.
-# Re-created only when the project's declared dependencies change.
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py controller/_handeval.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP) -e .
 	touch $@
 
-# The compiled parts, rebuilt when a source changes: the evaluator kernel, and the core's
-# hot modules compiled from their Python source (setup.py lists them; only those changed
-# are compiled again, and a module changed since runs from its source until then).
-$(KERNEL): $(STAMP) setup.py controller/_handeval.c $(wildcard controller/*.py controller/games/*.py)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+# ... and the dev extra: test tools, linters and the outside evaluators the tests compare with.
+dev: $(DEV)
+
+$(DEV): $(STAMP)
+	$(PIP) -e '.[dev]'
 	touch $@
 
 demo: venv
 	$(BIN)/tablectl demo
 
-lint: venv
+lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: venv
+# Imports run one way: controller -> config -> drivers -> simulators -> tablectl (pyproject.toml).
+layers: dev
+	$(BIN)/lint-imports
+
+typecheck: dev
 	$(BIN)/mypy
 
-format: venv
+format: dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 # The full suite in its fast form: exhaustive checks marked `full` run in test-full.
-# The core's own tests again from its Python source (the reference, and what runs where a
-# compiled module is out of date): a few seconds.
-PURE_TESTS := controller tests/controller/test_table.py tests/controller/test_table_stateful.py \
-	tests/controller/test_irregularities.py tests/controller/test_kept_records.py
-
-test: lint typecheck
+test: lint layers typecheck
 	$(PYTEST) -m "not full" -q
-	TABLECTL_PURE=1 $(PYTEST) -m "not full" -q $(PURE_TESTS)
 
-test-full: lint typecheck
+test-full: lint layers typecheck
 	$(PYTEST) -q
-	TABLECTL_PURE=1 $(PYTEST) -q $(PURE_TESTS)
 
-bench: venv
+bench: dev
 	$(BIN)/python benchmarks/evaluator.py
 	$(BIN)/python benchmarks/shoe_latency.py
 	$(BIN)/python benchmarks/table.py
@@ -68,6 +67,5 @@ camera-profile: venv
 	$(BIN)/python -m simulators.camera.builtin
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache controller/_compiled.json
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
 	find controller -name '*.so' -delete
-	find controller -name '*.c' ! -name _handeval.c -delete

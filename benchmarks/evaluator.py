@@ -30,6 +30,7 @@ from controller.hands import (
     strength,
     strength_batch,
 )
+from tablectl.workers import threads
 
 TARGET_BATCH = 30e6  # seven-card hands per second on one core
 TARGET_ENUMERATION = 15.0  # seconds for all C(52,7) hands
@@ -157,7 +158,8 @@ def batch_rate(n: int) -> float:
 
 def enumeration_seconds(workers: int) -> float:
     started = time.perf_counter()
-    counts = count_categories(7, workers=workers)
+    with threads(workers) as map_jobs:
+        counts = count_categories(7, map_jobs=map_jobs)
     elapsed = time.perf_counter() - started
     assert sum(counts.values()) == comb(52, 7) and counts[Category.ROYAL_FLUSH] == 4324
     return elapsed

@@ -3,7 +3,7 @@
 Three processes, as on a real floor:
 
 - **the controller** (this process): each table wired as ``tablectl run`` wires it
-  (:class:`~controller.running.RunningTable`: journal on a real SQLite file with durable
+  (:class:`~tablectl.running.RunningTable`: journal on a real SQLite file with durable
   writes, the framed-protocol shoe driver on a real pseudo-terminal, the state machine, the
   publisher on a real Mosquitto with the shipped ACL);
 - **the people** (``--role crew``): the simulated dealer, pit manager and players of every
@@ -59,7 +59,6 @@ from config.schema import load_game
 from config.tables import parse_table_text
 from controller.cards import Card
 from controller.games import GameId
-from controller.running import RunningTable
 from controller.topics import Topics
 from drivers.mqtt.broker import (
     DEV_USERS,
@@ -82,6 +81,7 @@ from drivers.shoe.framed import (
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
 from simulators.display.swarm import DisplaySwarm
+from tablectl.running import RunningTable
 
 TARGET_ADDED_P99_MS = 1.0
 TARGET_TABLES_P99_MS = 10.0

@@ -21,6 +21,7 @@ on it, the ratio to the baseline much less.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import json
@@ -29,11 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
-import controller
 from config.schema import load_game
+from controller import hands, table
 from controller.events import (
     CardDrawn,
     Decide,
@@ -49,17 +51,25 @@ from controller.events import (
 from controller.games import Seating
 from controller.games.rules import Spot
 from controller.journal import parse_record
-from controller.runtime import header_record, rebuild
 from controller.table import Phase, TableConfig, TableState, fold, handle, new_table
 from controller.topics import Topics
 from controller.views import Projector
 from drivers.storage.chain_check import check_file
 from drivers.storage.sqlite_journal import SqliteJournal
+from tablectl.runtime import header_record, rebuild
 
 TARGET_P99_US = 100.0
 RESTART = "with the projector, as a running table restarts"
 TARGET_REPLAY_10K_S = 5.0
 SEATS = tuple(f"seat:{i}" for i in range(1, 8))
+
+#: the core's caches, each kept because a target needs it, with its plain, uncached form: the
+#: target figures are measured again with the plain form in the cache's place
+CACHES = {
+    "walks": (table, "_walked", table._walk_through),
+    "deal script": (table, "_expand", table._expand.__wrapped__),
+    "hand names": (hands, "describe", hands.describe.__wrapped__),
+}
 GAME = "ultimate-texas-holdem"
 BALANCE = Fraction(10**9)
 
@@ -120,6 +130,21 @@ def play(rounds: int, seed: int) -> tuple[list[tuple[Event, float]], list[float]
     return events, timings, config
 
 
+@contextlib.contextmanager
+def without(cache: str | None) -> Iterator[None]:
+    """Run the core with the plain form of ``cache`` (one of :data:`CACHES`) in its place."""
+    if cache is None:
+        yield
+        return
+    module, name, plain = CACHES[cache]
+    cached = getattr(module, name)
+    setattr(module, name, plain)
+    try:
+        yield
+    finally:
+        setattr(module, name, cached)
+
+
 def write_journal(path: Path, events: list[tuple[Event, float]]) -> None:
     """The events as a table's journal file, written row by row as a table writes it (without
     the flush per row, which changes nothing in the file and would take minutes here)."""
@@ -144,26 +169,34 @@ def outcome(state: TableState) -> dict[str, object]:
     }
 
 
-def replay_journal(path: Path) -> tuple[float, dict[str, object], dict[str, float]]:
+def replay_journal(
+    path: Path, cache: str | None = None
+) -> tuple[float, dict[str, object], dict[str, float]]:
     """Seconds to rebuild the table from its journal file as a restart does, in a process of
     its own as a restart is (not in this one, whose memory holds the rounds just played), the
     state's :func:`outcome`, and the time's parts (and a running table's whole restart: its
-    projector told of every row in the same pass)."""
+    projector told of every row in the same pass); with ``cache``, only the rebuild's time, the
+    cache's plain form in its place."""
+    plain = ["--without", cache] if cache else []
     done = subprocess.run(
-        [sys.executable, __file__, "--time-restart", str(path)],
+        [sys.executable, __file__, "--time-restart", str(path), *plain],
         capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     found = json.loads(done.stdout)
     return found["total"], found["outcome"], found["parts"]
 
 
-def time_restart(path: Path) -> None:
+def time_restart(path: Path, cache: str | None) -> None:
     """Print, as JSON, what :func:`replay_journal` returns, measured in this process."""
     journal = SqliteJournal(path)
     try:
         started = time.perf_counter()
-        state = rebuild(journal, str(path))
+        with without(cache):
+            state = rebuild(journal, str(path))
         total = time.perf_counter() - started
+        if cache:
+            print(json.dumps({"total": total, "outcome": outcome(state), "parts": {}}))
+            return
         # the same work in its parts (each timed alone): the chain's check as the second
         # process makes it beside the replay on a long journal (reading every column,
         # hashing every row), each distinct record decoded; the rest is this process reading
@@ -238,9 +271,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--time-restart", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--without", choices=CACHES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.time_restart:
-        time_restart(args.time_restart)
+        time_restart(args.time_restart, args.without)
         return
 
     events, timings, config = play(args.rounds, args.seed)
@@ -265,21 +299,21 @@ def main() -> None:
         del journaled
         gc.collect()
         journal_s, rebuilt, parts = replay_journal(path)
-    assert rebuilt == outcome(final), "the journal's replay must rebuild the same table"
+        assert rebuilt == outcome(final), "the journal's replay must rebuild the same table"
+        # each cache's worth: the target figures again with its plain form in its place
+        plain: dict[str, dict[str, float]] = {}
+        for cache in CACHES:
+            with without(cache):
+                _, timed, _ = play(args.rounds, args.seed)
+            gc.collect()
+            took, rebuilt, _ = replay_journal(path, cache)
+            assert rebuilt == outcome(final), f"without the {cache} cache, the same table"
+            plain[cache] = {"handle_p99_us": spread(timed)["p99"], "journal_replay_s": took}
     floor = baseline(final)
     scale = 10_000 / args.replay_rounds
     how = "measured" if scale == 1 else "estimated"
     handled = spread(timings)
-    built = controller.build()
-    core = (
-        f"compiled ({len(built['compiled'])} modules)"
-        if built["compiled"] and not built["from_source"]
-        else f"from its Python source ({len(built['from_source'])} compiled modules not used)"
-        if built["from_source"]
-        else "from its Python source (not compiled)"
-    )
     report = {
-        "core": built,
         "rounds": args.rounds,
         "events": len(events),
         "handle_us": handled,
@@ -292,6 +326,7 @@ def main() -> None:
         "journal_replay_s": journal_s,
         f"journal_replay_10k_rounds_s_{how}": journal_s * scale,
         "journal_replay_parts_s": parts,
+        "without_cache": plain,
         "targets": {
             "handle p99 <= 100 us": handled["p99"] <= TARGET_P99_US,
             "replay of 10,000 rounds <= 5 s": replay_s * scale <= TARGET_REPLAY_10K_S,
@@ -310,7 +345,6 @@ def main() -> None:
         )
 
     print(f"table state machine: {args.rounds:,} rounds, 7 seats, {len(events):,} events")
-    print(f"  core: {core}")
     print(f"  handle() per event                   {line(handled)}")
     print(f"    with the garbage collector paused  {line(report['handle_us_collector_paused'])}")
     for kind, h in report["handle_us_by_event"].items():
@@ -330,6 +364,14 @@ def main() -> None:
     restart = parts.pop(RESTART)
     print("    of which, timed alone: " + ", ".join(f"{k} {v:.2f} s" for k, v in parts.items()))
     print(f"    {RESTART}: {restart:.2f} s (10,000 rounds: {restart * scale:.2f} s {how})")
+    print("  the core's caches: the target figures with each, and without it (its plain form)")
+    for cache, figures in plain.items():
+        print(
+            f"    {cache:<12} handle() p99 {handled['p99']:6.1f} us, "
+            f"without {figures['handle_p99_us']:6.1f} us"
+            f"   journal replay {journal_s * scale:5.2f} s, without "
+            f"{figures['journal_replay_s'] * scale:5.2f} s (10,000 rounds, {how})"
+        )
     for name, ok in report["targets"].items():
         print(f"  {'met ' if ok else 'MISSED'} {name}")
 

@@ -348,17 +348,8 @@ def _flag(raw: object) -> bool:
     return raw
 
 
-_AMOUNTS: dict[str, Fraction] = {}  # amounts already read ("10", "2.5"): few and immutable
-
-
 def _amount(raw: object) -> Fraction:
-    text = str(raw)
-    amount = _AMOUNTS.get(text)
-    if amount is None:
-        amount = Fraction(text)
-        if len(_AMOUNTS) < 4096:
-            _AMOUNTS[text] = amount
-    return amount
+    return Fraction(str(raw))
 
 
 _READERS: dict[str, Callable[[Any], object]] = {

@@ -25,18 +25,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from itertools import islice
+from typing import Any, Protocol, TypeVar
 
 from controller.errors import TableError
 
 __all__ = [
     "GENESIS",
+    "PROGRESS_ROWS",
     "Entry",
     "Journal",
     "JournalCorrupt",
+    "Progress",
     "Record",
     "Row",
     "canonical",
@@ -49,6 +52,14 @@ __all__ = [
 ]
 
 GENESIS = "0" * 64
+
+#: what a long check reports as it goes: (rows checked, rows in all)
+Progress = Callable[[int, int], None]
+
+#: rows checked between two progress reports (a few milliseconds of hashing)
+PROGRESS_ROWS = 4096
+
+_T = TypeVar("_T")
 
 
 class JournalCorrupt(TableError):
@@ -129,22 +140,52 @@ def parse_record(text: str) -> dict[str, Any]:
     return doc if isinstance(doc, dict) else {"kind": "unreadable", "text": text}
 
 
-def verify(entries: Iterable[Entry]) -> None:
-    """Raise :class:`JournalCorrupt` at the first row that breaks the chain."""
-    _verify((e.seq, e.at, e.text, e.prev, e.digest, e.record) for e in entries)
+def verify(entries: Iterable[Entry], progress: Progress | None = None) -> None:
+    """Raise :class:`JournalCorrupt` at the first row that breaks the chain; ``progress(done,
+    total)`` is told of the rows checked, every :data:`PROGRESS_ROWS` rows and at the end."""
+    entries = _sized(entries, progress)
+    rows = ((e.seq, e.at, e.text, e.prev, e.digest, e.record) for e in entries)
+    _verify(rows, progress, len(entries) if isinstance(entries, Sized) else 0)
 
 
-def verify_rows(rows: Iterable[Row]) -> None:
+def verify_rows(rows: Iterable[Row], progress: Progress | None = None) -> None:
     """:func:`verify` for rows as stored (a record is parsed only where its text does not
     hash to the digest)."""
-    _verify((seq, at, text, prev, digest, None) for seq, at, text, prev, digest in rows)
+    rows = _sized(rows, progress)
+    stored = ((seq, at, text, prev, digest, None) for seq, at, text, prev, digest in rows)
+    _verify(stored, progress, len(rows) if isinstance(rows, Sized) else 0)
 
 
-def _verify(
-    rows: Iterable[tuple[int, float, str | None, str, str, dict[str, Any] | None]],
-) -> None:
-    """Check rows of (seq, at, stored text, prev, digest, the record if already parsed)."""
-    prev, expected_seq = GENESIS, 0
+def _sized(items: Iterable[_T], progress: Progress | None) -> Iterable[_T]:
+    """``items`` as they are, or as a list when progress needs their number and they have none."""
+    if progress is None or isinstance(items, Sized):
+        return items
+    return list(items)
+
+
+#: a row as :func:`_check` takes it: (seq, at, stored text, prev, digest, record if parsed)
+_Checked = tuple[int, float, str | None, str, str, dict[str, Any] | None]
+
+
+def _verify(rows: Iterable[_Checked], progress: Progress | None, total: int) -> None:
+    """Check rows, reporting to ``progress`` (if any) between runs of :data:`PROGRESS_ROWS`."""
+    if progress is None:
+        _check(rows, GENESIS, 0)
+        return
+    progress(0, total)
+    pending = iter(rows)
+    prev, done = _check(islice(pending, PROGRESS_ROWS), GENESIS, 0)
+    while True:
+        progress(done, total)
+        prev, checked = _check(islice(pending, PROGRESS_ROWS), prev, done)
+        if checked == done:
+            return
+        done = checked
+
+
+def _check(rows: Iterable[_Checked], prev: str, expected_seq: int) -> tuple[str, int]:
+    """Check rows that follow the row numbered ``expected_seq - 1`` whose digest is ``prev``;
+    return the last row's digest and the number the next row must have."""
     sha256 = hashlib.sha256
     for seq, at, text, row_prev, digest, record in rows:
         if seq != expected_seq:
@@ -169,6 +210,7 @@ def _verify(
                     "(changed after it was written)"
                 )
         prev, expected_seq = digest, expected_seq + 1
+    return prev, expected_seq
 
 
 class Journal(Protocol):

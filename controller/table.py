@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
@@ -111,16 +111,6 @@ class Phase(StrEnum):
     REVEAL = "reveal"  # the dealer must turn cards
     SETTLING = "settling"  # the dealer confirms payments
     HALTED = "halted"  # waiting for the dealer or the pit manager
-
-
-# Members read once: on Python 3.11 reading a member from its enum class (``Phase.DEALING``)
-# goes through the enum metaclass's ``__getattr__`` hook, several times the cost of reading a
-# global, and every event reads a few of them.
-_CLOSED, _IDLE, _BETTING = Phase.CLOSED, Phase.IDLE, Phase.BETTING
-_DEALING, _DECIDING, _REVEAL = Phase.DEALING, Phase.DECIDING, Phase.REVEAL
-_SETTLING, _HALTED = Phase.SETTLING, Phase.HALTED
-_BOXES, _SHARED = Seating.BOXES, Seating.SHARED
-_ANTE = Spot.ANTE
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +248,7 @@ class TableState:
     """The whole table: configuration, phase, the round in play and the seats' balances."""
 
     config: TableConfig
-    phase: Phase = _CLOSED
+    phase: Phase = Phase.CLOSED
     round: Round | None = None
     rounds_started: int = 0
     balances: tuple[tuple[str, Money], ...] = ()  # sorted by seat
@@ -277,19 +267,20 @@ class TableState:
     @property
     def next_due(self) -> str:
         """What the table waits for, in words, for the console."""
-        if self.phase is _HALTED and self.round is not None:
+        if self.phase is Phase.HALTED and self.round is not None:
             return f"halted: {self.round.halt_reason}"
         if self.round is None:
             return _WAITING_FOR.get(self.phase, "")
-        if self.phase is _BETTING:
+        if self.phase is Phase.BETTING:
             return "bets, then no more bets"
-        if self.phase is _SETTLING:
+        if self.phase is Phase.SETTLING:
             return "payment confirmations"
         due = self.round.due
         return due.describe() if due is not None else ""
 
 
-_WAITING_FOR = {_CLOSED: "open the table", _IDLE: "start a round"}  # with no round in play
+# what the table waits for with no round in play
+_WAITING_FOR = {Phase.CLOSED: "open the table", Phase.IDLE: "start a round"}
 
 
 def new_table(config: TableConfig) -> TableState:
@@ -299,7 +290,6 @@ def new_table(config: TableConfig) -> TableState:
 
 
 _Record = TypeVar("_Record", Stake, Round, TableState)
-_FIELD_COUNT: dict[type, int] = {cls: len(fields(cls)) for cls in (Stake, Round, TableState)}
 
 
 def _evolve(record: _Record, **changes: Any) -> _Record:
@@ -307,8 +297,8 @@ def _evolve(record: _Record, **changes: Any) -> _Record:
     new = _new(record.__class__)
     values = {**record.__dict__, **changes}
     # a record's dictionary holds its fields and nothing else: a name that is not a field
-    # would add one (checked by counting, cheaper than comparing the names)
-    assert len(values) == _FIELD_COUNT[record.__class__], changes.keys()
+    # would add one
+    assert len(values) == len(record.__dict__), changes.keys()
     _set(new, "__dict__", values)
     return new
 
@@ -335,7 +325,7 @@ def round_id(table_id: str, started_at: float, number: int) -> str:
 
 def _refuse(action: str, state: TableState, why: str = "") -> IllegalCommand:
     text = f"can't {action} while the table is {state.phase}"
-    if state.phase is _HALTED and state.round is not None:
+    if state.phase is Phase.HALTED and state.round is not None:
         text += f" ({state.round.halt_reason})"
     return IllegalCommand(text + (f": {why}" if why else ""))
 
@@ -361,14 +351,14 @@ def _verify_bet(
     """Refuse a bet the table may not take; else the round, the seat's stake on the hand before
     the bet (None for its first bet), the stake's bets with this one and everything they place
     (with the bets they bring)."""
-    rnd = _need(state, "place a bet", _BETTING)
+    rnd = _need(state, "place a bet", Phase.BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
         raise IllegalCommand(f"can't bet on {event.hand!r}: the hands are {', '.join(cfg.hands)}")
     amount = exact(event.amount)
     if amount <= 0:
         raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
-    if cfg.seating is _BOXES:
+    if cfg.seating is Seating.BOXES:
         _verify_box_bet(state, rnd, event)
     before = rnd.stake(event.hand, event.seat)
     bets = (*before.bets, (event.spot, amount)) if before else ((event.spot, amount),)
@@ -377,16 +367,16 @@ def _verify_bet(
     if event.spot not in game.initial_spots:
         allowed = ", ".join(s.value for s in game.initial_spots)
         raise IllegalCommand(f"can't bet on {event.spot} before the deal: expected {allowed}")
-    if event.spot is not _ANTE and totals.get(_ANTE, 0) <= 0:
+    if event.spot is not Spot.ANTE and totals.get(Spot.ANTE, 0) <= 0:
         raise IllegalCommand(f"can't bet on {event.spot} without an ante on {event.hand}")
     limits = game.config.limits
     limit = limits.get(event.spot)
     if limit is not None:
         limit.verify(event.spot, totals[event.spot], totals)
-        if event.spot is _ANTE:  # a lower ante must not leave a side bet above its cap
+        if event.spot is Spot.ANTE:  # a lower ante must not leave a side bet above its cap
             for spot, total in totals.items():
                 cap = limits.get(spot)
-                if cap is not None and cap.at_most is _ANTE and spot is not _ANTE:
+                if cap is not None and cap.at_most is Spot.ANTE and spot is not Spot.ANTE:
                     cap.verify(spot, total, totals)
     placed = _walked(game, bets, ())[1]
     balance = state.balance(event.seat)
@@ -463,22 +453,22 @@ def _verify_box_bet(state: TableState, rnd: Round, event: PlaceBet) -> None:
                 f"can't bet for {event.seat} on {event.hand}: an open box needs its owner "
                 f"{owner}'s permission"
             )
-        if event.spot is _ANTE:
+        if event.spot is Spot.ANTE:
             owners = next(s for s in rnd.stakes if s.hand == event.hand and s.seat == owner)
             own = rnd.stake(event.hand, event.seat)
-            total = (own.totals().get(_ANTE, 0) if own else 0) + event.amount
-            if total > owners.totals().get(_ANTE, 0):
+            total = (own.totals().get(Spot.ANTE, 0) if own else 0) + event.amount
+            if total > owners.totals().get(Spot.ANTE, 0):
                 raise IllegalCommand(
                     f"can't bet {total} for {event.seat} on {event.hand}: a passenger on an open "
-                    f"box bets the owner's amount ({owners.totals().get(_ANTE)})"
+                    f"box bets the owner's amount ({owners.totals().get(Spot.ANTE)})"
                 )
 
 
 def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
     """Before the deal: open-box passengers bet the owner's ante and follow him to his 2nd box."""
-    if state.config.seating is not _BOXES or _box_rules(state) is None:
+    if state.config.seating is not Seating.BOXES or _box_rules(state) is None:
         return
-    antes = {(s.hand, s.seat): s.totals().get(_ANTE, 0) for s in rnd.stakes}
+    antes = {(s.hand, s.seat): s.totals().get(Spot.ANTE, 0) for s in rnd.stakes}
     owned: dict[str, list[str]] = {}
     for hand in state.config.hands:
         owner = _owner_of(rnd, hand)
@@ -512,10 +502,10 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
 
 
 def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoint, list[Stake]]:
-    rnd = _need(state, "take a decision", _DECIDING)
+    rnd = _need(state, "take a decision", Phase.DECIDING)
     due = rnd.due
     assert due is not None and due.point is not None
-    if state.config.seating is _BOXES:
+    if state.config.seating is Seating.BOXES:
         stakes = [s for s in rnd.stakes if s.hand == event.hand]
         if not stakes:
             raise IllegalCommand(f"can't decide for {event.hand}: it has no bets in this round")
@@ -550,7 +540,7 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
     option = due.point.option(event.option)  # raises naming the choices
     if option.places_bet and state.config.balances is not None:
         for stake in targets:
-            ante = stake.totals().get(_ANTE, 0)
+            ante = stake.totals().get(Spot.ANTE, 0)
             cost = times(ante, option.multiple)
             balance = state.balance(stake.seat) or 0
             if cost > balance:
@@ -559,6 +549,14 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
                     f"the balance is {format_amount(balance)} (no credit)"
                 )
     return rnd, due.point, targets
+
+
+def _walk_through(
+    game: Game, bets: tuple[tuple[Spot, Money], ...], decisions: tuple[str, ...]
+) -> tuple[Walk, Money]:
+    """A stake's walk through the decision points, and everything it has placed."""
+    walk = game.walk(_totals(bets), decisions)
+    return walk, exact(sum(walk.bets.values(), 0))
 
 
 class _Memo:
@@ -579,8 +577,15 @@ _MEMOS: dict[int, _Memo] = {}  # by id(game); the memo holds its game, so the id
 def _walked(
     game: Game, bets: tuple[tuple[Spot, Money], ...], decisions: tuple[str, ...]
 ) -> tuple[Walk, Money]:
-    """A stake's walk through the decision points, and everything it has placed (stakes are
-    immutable and games pure: memoized)."""
+    """:func:`_walk_through`, memoized (stakes are immutable and games pure).
+
+    Every event of a round asks for the walks of the stakes again (who owes a decision, what
+    each has placed), mostly of stakes it did not change. The memo is needed for both
+    targets: on ``python benchmarks/table.py`` (2 runs), without it handle() p99 was
+    144-145 us instead of 79-81 us, and the 10,000 rounds replayed from a journal file took
+    8.4-8.6 s instead of 4.8-4.9 s. The benchmark prints both figures, with and without.
+    At most 64 games of 4,096 walks each are kept: the oldest walk goes first.
+    """
     memo = _MEMOS.get(id(game))
     if memo is None or memo.game is not game:
         if len(_MEMOS) >= 64:
@@ -589,10 +594,9 @@ def _walked(
     key = (bets, decisions)
     found = memo.walks.get(key)
     if found is None:
-        walk = game.walk(_totals(bets), decisions)
         if len(memo.walks) >= 4096:  # the oldest goes (one at a time: no pause to empty all)
             del memo.walks[next(iter(memo.walks))]
-        found = memo.walks[key] = (walk, exact(sum(walk.bets.values(), 0)))
+        found = memo.walks[key] = _walk_through(game, bets, decisions)
     return found
 
 
@@ -615,7 +619,7 @@ def _charge(state: TableState, stake: Stake) -> tuple[TableState, Stake]:
 
 
 def _owes(game: Game, stake: Stake, point: DecisionPoint) -> bool:
-    pending = _walked(game, stake.bets, stake.decisions)[0].pending
+    pending = _walk(game, stake).pending
     return pending is not None and pending.name == point.name
 
 
@@ -624,15 +628,10 @@ def _anyone_owes(
 ) -> bool:
     """Whether any of ``stakes`` owes a decision at ``point`` (looked for from ``start`` on,
     then from the first: the next seat to decide is usually the next one)."""
-    memo = _MEMOS.get(id(game))
-    walks = memo.walks if memo is not None and memo.game is game else {}
     name = point.name
     for part in (stakes[start:], stakes[:start]) if start else (stakes,):
         for stake in part:
-            found = walks.get((stake.bets, stake.decisions)) or _walked(
-                game, stake.bets, stake.decisions
-            )
-            pending = found[0].pending
+            pending = _walk(game, stake).pending
             if pending is not None and pending.name == name:
                 return True
     return False
@@ -641,6 +640,11 @@ def _anyone_owes(
 # =========================================================================== the round
 
 
+# The script is the same for every round of a table: made once per game and hands (at most
+# 256 kept), it is not rebuilt, one record per step, at every round's close of betting. Kept
+# for the journal target, whose figure is close to its 5 s: on ``python benchmarks/table.py``
+# (2 runs), the 10,000 rounds replayed from a journal file took 4.95 s without it instead of
+# 4.8-4.9 s (handle() p99 unchanged). The benchmark prints both figures, with and without it.
 @lru_cache(maxsize=256)
 def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     """The game's deal script for these hands, one step per card, decision or reveal."""
@@ -659,12 +663,12 @@ def _expand(game: Game, hands: tuple[str, ...]) -> tuple[Due, ...]:
     return tuple(steps)
 
 
-_PHASE_OF_DUE = {"card": _DEALING, "decision": _DECIDING, "reveal": _REVEAL}
+_PHASE_OF_DUE = {"card": Phase.DEALING, "decision": Phase.DECIDING, "reveal": Phase.REVEAL}
 
 
 def _phase_of(due: Due | None) -> Phase:
     if due is None:
-        return _SETTLING
+        return Phase.SETTLING
     return _PHASE_OF_DUE[due.kind]
 
 
@@ -682,7 +686,7 @@ def _phase_action(state: TableState) -> Action:
 
 def _gate(before: TableState, after: TableState) -> list[Action]:
     """Unlock the shoe exactly while a card is due; lock it otherwise."""
-    was, now = before.phase is _DEALING, after.phase is _DEALING
+    was, now = before.phase is Phase.DEALING, after.phase is Phase.DEALING
     if was == now:
         return []
     return [Action("shoe_gate", {"locked": not now})]
@@ -774,7 +778,7 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     JSON is left to it). Nothing of it is shown before the reveal: no view reads these
     fields.
     """
-    if rnd.cursor <= _last_card(rnd.script):
+    if _cards_to_come(rnd):
         return rnd
     held = _held(rnd)
     hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
@@ -791,20 +795,9 @@ def _settle_ahead(game: Game, rnd: Round, stakes: Iterable[Stake]) -> Round:
     return _evolve(rnd, hands_ahead=tuple(hands.items()), settled_ahead=tuple(settled.items()))
 
 
-# by the script's identity, the script held (so its id stays its own): a script, and the game
-# it comes from, compare by content, which costs far more than the lookup saves
-_LAST_CARD: dict[int, tuple[tuple[Due, ...], int]] = {}
-
-
-def _last_card(script: tuple[Due, ...]) -> int:
-    """The index of the script's last card step (-1 without one)."""
-    found = _LAST_CARD.get(id(script))
-    if found is None or found[0] is not script:
-        if len(_LAST_CARD) >= 256:
-            _LAST_CARD.clear()
-        last = max((i for i, due in enumerate(script) if due.kind == "card"), default=-1)
-        found = _LAST_CARD[id(script)] = (script, last)
-    return found[1]
+def _cards_to_come(rnd: Round) -> bool:
+    """Whether a card step is due now or later in the round's script."""
+    return any(due.kind == "card" for due in rnd.script[rnd.cursor :])
 
 
 def _settle(
@@ -816,7 +809,6 @@ def _settle(
     held = _held(rnd)
     settlements: list[tuple[str, str, Settlement]] = []
     hands, settled = dict(rnd.hands_ahead), dict(rnd.settled_ahead)
-    shapes: dict[int, _Json] = {}  # each settlement's JSON form, made once (by its id)
     for stake in rnd.stakes:
         if stake.ruling == "returned":  # the pit manager returned its bets: nothing is settled
             placed = _walk(game, stake).bets
@@ -832,14 +824,12 @@ def _settle(
             actions.append(Action("settled", {**data, **money}))
             continue
         settlement, shown = _settled(game, held, stake, hands, settled)
-        shape = shapes.get(id(settlement))
-        if shape is None:  # the actions' data: read-only, shared by stakes settled alike
-            shape = shapes[id(settlement)] = settlement.to_json(shown)
         settlements.append((stake.hand, stake.seat, settlement))
+        shape = settlement.to_json(shown)
         actions.append(Action("settled", {"hand": stake.hand, "seat": stake.seat, **shape}))
     rnd = _evolve(rnd, settlements=tuple(settlements))
     if state.config.confirm_payments and any(s.returned > 0 for _, _, s in settlements):
-        state = _evolve(state, round=rnd, phase=_SETTLING)
+        state = _evolve(state, round=rnd, phase=Phase.SETTLING)
         actions.append(_phase_action(state))
         return state, actions
     return _complete(state, actions, rnd)  # the state between, settling, is never seen
@@ -891,7 +881,7 @@ def _complete(
     )
     state = _evolve(
         state,
-        phase=_IDLE,
+        phase=Phase.IDLE,
         round=None,
         balances=balances,
         last_round=((rnd.round_id, "complete"),),
@@ -905,11 +895,11 @@ def _complete(
 
 
 def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "start a round", _IDLE)
+    _need_phase(state, "start a round", Phase.IDLE)
     number = state.rounds_started + 1
     deadline = now + state.config.betting_seconds if state.config.betting_seconds else None
     rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline)
-    state = _evolve(state, phase=_BETTING, round=rnd, rounds_started=number)
+    state = _evolve(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
     return state, [_phase_action(state)]
 
 
@@ -956,13 +946,13 @@ def _debit(state: TableState, seat: str, amount: Money) -> TableState:
 
 def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, what: str
                ) -> tuple[TableState, list[Action]]:  # fmt: skip
-    rnd = _need(state, what, _BETTING)
+    rnd = _need(state, what, Phase.BETTING)
     stake = rnd.stake(hand, seat)
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
     keep = stake.bets[:-how_many] if how_many else ()
     remaining = Stake(hand, seat, keep, debited=stake.debited)
-    if keep and remaining.totals().get(_ANTE, 0) <= 0:
+    if keep and remaining.totals().get(Spot.ANTE, 0) <= 0:
         raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
     # everything the removed bets paid in comes back (an ante's Ante Plus with it)
     state, remaining = _charge(state, remaining)
@@ -974,14 +964,14 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "close betting", _BETTING)
+    rnd = _need(state, "close betting", Phase.BETTING)
     _verify_boxes_ready(state, rnd)
     in_play = tuple(
         h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
     )
     actions = [Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
     if not in_play:
-        state = _evolve(state, phase=_IDLE, round=None,
+        state = _evolve(state, phase=Phase.IDLE, round=None,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip
         actions.append(Action("round_ended", {"round_id": rnd.round_id, "outcome": "no bets"}))
         actions.append(_phase_action(state))
@@ -1001,7 +991,7 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
 def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, list[Action]]:
     rnd = state.round
     due = rnd.due if rnd is not None else None
-    if state.phase is not _DEALING or rnd is None or due is None or due.kind != "card":
+    if state.phase is not Phase.DEALING or rnd is None or due is None or due.kind != "card":
         return _halt_for_card(state, event.card)
     if event.card in {c for _, c, _ in rnd.cards}:
         return _halt(state, f"card {event.card} was already dealt in this round", DEALER)
@@ -1019,7 +1009,7 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
 
 
 def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Action]]:
-    if state.phase is _HALTED:  # the halt's reason is already there: not quoted again
+    if state.phase is Phase.HALTED:  # the halt's reason is already there: not quoted again
         reason = f"card {card} arrived while the table was halted"
     else:
         where = state.next_due or state.phase.value
@@ -1034,13 +1024,13 @@ def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Acti
 def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[Action]]:
     rnd = state.round
     assert rnd is not None
-    if state.phase is _HALTED:  # already halted: add the reason, keep the first phase
+    if state.phase is Phase.HALTED:  # already halted: add the reason, keep the first phase
         rnd = _evolve(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
         state = _evolve(state, round=rnd)
         return state, [Action("alert", {"level": "error", "message": reason})]
     rnd = _evolve(rnd, halted_from=state.phase, halt_reason=reason)
     before = state
-    state = _evolve(state, round=rnd, phase=_HALTED)
+    state = _evolve(state, round=rnd, phase=Phase.HALTED)
     actions = [
         Action("halted", {"round_id": rnd.round_id, "reason": reason, "by": actor,
                           "from": rnd.halted_from.value if rnd.halted_from else None}),
@@ -1051,14 +1041,14 @@ def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[
 
 
 def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "resume", _HALTED)
+    rnd = _need(state, "resume", Phase.HALTED)
     assert rnd.halted_from is not None
     before = state
     phase = rnd.halted_from
     rnd = _evolve(rnd, halted_from=None, halt_reason="")
-    if phase is _DECIDING and state.config.decision_seconds:
+    if phase is Phase.DECIDING and state.config.decision_seconds:
         rnd = _evolve(rnd, decision_deadline=now + state.config.decision_seconds)
-    if phase is _BETTING and state.config.betting_seconds:
+    if phase is Phase.BETTING and state.config.betting_seconds:
         rnd = _evolve(rnd, betting_deadline=now + state.config.betting_seconds)
     state = _evolve(state, round=rnd, phase=phase)
     actions = [Action("resumed", {"round_id": rnd.round_id, "by": event.actor, "note": event.note}),
@@ -1077,7 +1067,7 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
         refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
         state = _debit(state, stake.seat, -stake.debited)
     state = _evolve(
-        state, phase=_IDLE, round=None, last_round=((rnd.round_id, "void"),),
+        state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),),
         last_bets=tuple((st.hand, st.seat, st.bets) for st in rnd.stakes),
     )  # fmt: skip
     actions = [
@@ -1123,7 +1113,7 @@ def _decide(state: TableState, event: Decide, now: float, automatic: bool = Fals
 
 
 def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "reveal", _REVEAL)
+    rnd = _need(state, "reveal", Phase.REVEAL)
     shown: list[str] = []
     while rnd.due is not None and rnd.due.kind == "reveal":
         shown.append(rnd.due.label)
@@ -1135,7 +1125,7 @@ def _reveal(state: TableState, event: RevealDone, now: float) -> tuple[TableStat
 
 
 def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "confirm a payment", _SETTLING)
+    rnd = _need(state, "confirm a payment", Phase.SETTLING)
     owed = next((s.returned for h, seat, s in rnd.settlements
                  if h == event.hand and seat == event.seat), None)  # fmt: skip
     if owed is None:
@@ -1205,7 +1195,7 @@ def _positions(spec: str) -> list[tuple[str, Card]]:
 def _restore(
     state: TableState, event: RestoreSequence, now: float
 ) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "restore the deal sequence", _HALTED)
+    rnd = _need(state, "restore the deal sequence", Phase.HALTED)
     placed = _positions(event.cards)
     known = [c for _, c, _ in rnd.cards] + list(rnd.stray)
     card_steps = [i for i, d in enumerate(rnd.script) if d.kind == "card"]
@@ -1244,7 +1234,7 @@ def _restore(
 
 
 def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "redeal", _HALTED, _DEALING, _DECIDING, _REVEAL)
+    rnd = _need(state, "redeal", Phase.HALTED, Phase.DEALING, Phase.DECIDING, Phase.REVEAL)
     collected = (*[c for _, c, _ in rnd.cards], *rnd.stray)
     stakes: list[Stake] = []
     for stake in rnd.stakes:  # bets stay where they were before the deal; calls come back
@@ -1258,12 +1248,12 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
                                  "collected": [c.code for c in collected]})]  # fmt: skip
     before = state
-    state, more = _advance(_evolve(state, phase=_DEALING), rnd, now)
+    state, more = _advance(_evolve(state, phase=Phase.DEALING), rnd, now)
     return state, actions + more + _gate(before, state)
 
 
 def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "report the dealer's cards exposed", _DEALING, _DECIDING)
+    rnd = _need(state, "report the dealer's cards exposed", Phase.DEALING, Phase.DECIDING)
     if not any(_pending_points(state, s) for s in rnd.stakes):
         raise IllegalCommand("can't report an early exposure: every hand has decided")
     rnd = _evolve(rnd, exposed_early=True)
@@ -1282,7 +1272,7 @@ def _pending_points(state: TableState, stake: Stake) -> bool:
 def _rule(
     state: TableState, event: ResolveUndecided, now: float
 ) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "rule on undecided hands", _HALTED)
+    rnd = _need(state, "rule on undecided hands", Phase.HALTED)
     if not rnd.exposed_early:
         raise IllegalCommand(
             "can't rule on undecided hands: the dealer's cards were not exposed early"
@@ -1324,8 +1314,8 @@ def _rule(
 
 def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableState, list[Action]]:
     rnd = _need(
-        state, "correct a card", _DEALING, _DECIDING, _REVEAL, _SETTLING,
-        _HALTED,
+        state, "correct a card", Phase.DEALING, Phase.DECIDING, Phase.REVEAL, Phase.SETTLING,
+        Phase.HALTED,
     )  # fmt: skip
     at = [i for i, (pos, _, _) in enumerate(rnd.cards) if pos == event.position]
     if not 1 <= event.index <= len(at):
@@ -1345,14 +1335,14 @@ def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableSt
     actions = [Action("card_corrected", {"position": position, "index": event.index,
                                          "was": was.code, "now": event.card.code,
                                          "by": event.actor, "reason": event.reason})]  # fmt: skip
-    if state.phase is _SETTLING:  # settlement is recomputed from the corrected cards
+    if state.phase is Phase.SETTLING:  # settlement is recomputed from the corrected cards
         rnd = _evolve(rnd, settlements=(), paid=())
         return _settle(_evolve(state, round=rnd), now, actions)
     return state, actions
 
 
 def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "change the deck", _IDLE, _CLOSED)
+    _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
     state = _evolve(state, deck_id=event.deck_id)
     return state, [Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})]
 
@@ -1361,7 +1351,7 @@ def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list
 
 
 def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, list[Action]]:
-    _need(state, "rebet", _BETTING)
+    _need(state, "rebet", Phase.BETTING)
     last = next((b for h, s, b in state.last_bets if h == event.hand and s == event.seat), None)
     if not last:
         raise IllegalCommand(f"can't rebet for {event.seat} on {event.hand}: no bets last round")
@@ -1376,7 +1366,7 @@ def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, lis
 
 
 def _double(state: TableState, event: Double, now: float) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "double", _BETTING)
+    rnd = _need(state, "double", Phase.BETTING)
     stake = rnd.stake(event.hand, event.seat)
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't double for {event.seat} on {event.hand}: no bets to double")
@@ -1409,8 +1399,8 @@ def _double(state: TableState, event: Double, now: float) -> tuple[TableState, l
 
 
 def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[Action]]:
-    rnd = _need(state, "allow a passenger", _BETTING)
-    if _box_rules(state) is None or state.config.seating is not _BOXES:
+    rnd = _need(state, "allow a passenger", Phase.BETTING)
+    if _box_rules(state) is None or state.config.seating is not Seating.BOXES:
         raise IllegalCommand("can't allow a passenger: this game has no passengers")
     owner = _owner_of(rnd, event.hand)
     if owner is None:
@@ -1430,7 +1420,7 @@ def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableStat
     After no more bets its bets stand and play on: the decision timers decide for it.
     """
     rnd = state.round
-    if state.phase is not _BETTING or rnd is None:
+    if state.phase is not Phase.BETTING or rnd is None:
         return state, [Action("seat_disconnected", {"seat": event.seat, "bets": "stand"})]
     mine = [s for s in rnd.stakes if s.seat == event.seat]
     refund = exact(sum((s.debited for s in mine), 0))
@@ -1489,14 +1479,8 @@ def role_of(actor: str) -> str:
     return actor.split(":", 1)[0]
 
 
-_AUTHORIZED: set[tuple[type[Event], str, object]] = set()  # (command, actor, seat) allowed
-
-
 def _authorize(event: Event) -> None:
     seat = getattr(event, "seat", None)
-    key = (type(event), event.actor, seat)
-    if key in _AUTHORIZED:
-        return
     allowed = ROLES.get(type(event), _NOBODY)
     role = role_of(event.actor)
     if role not in allowed:
@@ -1504,8 +1488,6 @@ def _authorize(event: Event) -> None:
         raise IllegalCommand(f"{event.actor} may not send {event.kind}: only {who}")
     if role == "seat" and seat is not None and seat != event.actor:
         raise IllegalCommand(f"{event.actor} may not act for {seat}")
-    if len(_AUTHORIZED) < 4096:
-        _AUTHORIZED.add(key)
 
 
 # =========================================================================== timers
@@ -1516,10 +1498,14 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
     rnd = state.round
     if rnd is None:
         return state, []
-    if state.phase is _BETTING and rnd.betting_deadline is not None and now >= rnd.betting_deadline:
+    if (
+        state.phase is Phase.BETTING
+        and rnd.betting_deadline is not None
+        and now >= rnd.betting_deadline
+    ):
         return _no_more_bets(state, now, "timer")
     if (
-        state.phase is _DECIDING
+        state.phase is Phase.DECIDING
         and rnd.decision_deadline is not None
         and now >= rnd.decision_deadline
     ):
@@ -1531,13 +1517,15 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
         order = {hand: i for i, hand in enumerate(state.config.hands)}
         # box by box in table order: a gambler's first box is decided before his second
         for stake in sorted(rnd.stakes, key=lambda s: order.get(s.hand, len(order))):
-            if state.phase is not _DECIDING or not _owes(state.config.game, stake, point):
+            if state.phase is not Phase.DECIDING or not _owes(state.config.game, stake, point):
                 continue
-            key = (stake.hand, stake.seat if state.config.seating is _SHARED else "")
+            key = (stake.hand, stake.seat if state.config.seating is Seating.SHARED else "")
             if key in seen:
                 continue
             seen.add(key)
-            seat = stake.seat if state.config.seating is _SHARED else _owner(state, stake.hand)
+            seat = (
+                stake.seat if state.config.seating is Seating.SHARED else _owner(state, stake.hand)
+            )
             auto = Decide(actor="timer", hand=stake.hand, seat=seat, option=point.on_timeout)
             try:
                 state, more = _decide(state, auto, now, automatic=True)
@@ -1561,19 +1549,19 @@ Handler = Callable[[TableState, Event, float], tuple[TableState, list[Action]]]
 
 
 def _open(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "open the table", _CLOSED)
-    state = _evolve(state, phase=_IDLE)
+    _need_phase(state, "open the table", Phase.CLOSED)
+    state = _evolve(state, phase=Phase.IDLE)
     return state, [_phase_action(state), Action("shoe_gate", {"locked": True})]
 
 
 def _close(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
-    _need_phase(state, "close the table", _IDLE)
-    state = _evolve(state, phase=_CLOSED)
+    _need_phase(state, "close the table", Phase.IDLE)
+    state = _evolve(state, phase=Phase.CLOSED)
     return state, [_phase_action(state)]
 
 
 def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableState, list[Action]]:
-    if state.round is None or state.phase is _HALTED:
+    if state.round is None or state.phase is Phase.HALTED:
         raise _refuse("halt", state, "no round is in play" if state.round is None else "")
     return _halt(state, event.reason, event.actor)
 

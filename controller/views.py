@@ -197,21 +197,6 @@ class Projector:
         # the balances and stakes whose seats are in _seats already (records are immutable:
         # the same object has the same seats, and a step that changes neither makes none)
         self._seats_from: tuple[object, object] = ((), ())
-        # a stake's view is the same in the dealer's, the pit's and its seat's states: it is
-        # built once per stake and decision point (keyed by the stake's identity; the stake
-        # is kept in the entry, so an identity is never reused while it is cached)
-        self._stake_views: dict[int, tuple[Stake, object, StakeView]] = {}
-
-    def _stake_view(self, state: TableState, rnd: Round, stake: Stake) -> StakeView:
-        point = rnd.due.point if state.phase is Phase.DECIDING and rnd.due is not None else None
-        cached = self._stake_views.get(id(stake))
-        if cached is not None and cached[0] is stake and cached[1] == (rnd.dark, point):
-            return cached[2]
-        view = _stake_view(state, rnd, stake)
-        if len(self._stake_views) > 512:
-            self._stake_views.clear()
-        self._stake_views[id(stake)] = (stake, (rnd.dark, point), view)
-        return view
 
     # ------------------------------------------------------------------ streams
 
@@ -324,7 +309,7 @@ class Projector:
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
             balance=None if balance is None else format_amount(balance),
-            stakes=[self._stake_view(state, rnd, s) for s in mine] if rnd else [],
+            stakes=[_stake_view(state, rnd, s) for s in mine] if rnd else [],
             cards=_card_views(rnd, seat, hands.__contains__) if rnd else [],
             settlements=self._last_settlements.get(seat, []),
         )
@@ -353,7 +338,7 @@ class Projector:
             ),
             halt_reason=rnd.halt_reason if rnd else "",
             cards=_card_views(rnd, DEALER) if rnd else [],
-            stakes=[self._stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             payments_due=payments,
             hardware=self.hardware(),
         )
@@ -369,7 +354,7 @@ class Projector:
             halt_reason=rnd.halt_reason if rnd else "",
             deck_id=state.deck_id,
             cards=_card_views(rnd, PIT) if rnd else [],
-            stakes=[self._stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
+            stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             balances={seat: format_amount(b) for seat, b in state.balances},
             settlements=self._pit_settlements,
             corrections=[

@@ -9,7 +9,7 @@ from controller.cards import STANDARD_52, STRIPPED_28
 from controller.games import GAMES, GameId
 from controller.games.base import Game
 from controller.games.rtp import RtpResult, bets_of, rtp, triple_action_worst_bet
-from controller.hands import Ranking, count_categories
+from controller.hands import JobMap, Ranking, count_categories
 
 __all__ = ["EXPLANATIONS", "math_report"]
 
@@ -98,11 +98,12 @@ def math_report(
     *,
     hands: int,
     seed: int,
-    workers: int,
+    map_jobs: JobMap = map,
     command: str,
     progress: Progress | None = None,
 ) -> str:
-    """The whole report as Markdown; ``load(game, bonus_variant)`` configures a game."""
+    """The whole report as Markdown; ``load(game, bonus_variant)`` configures a game, and
+    ``map_jobs`` runs the simulations' batches (see :func:`~controller.games.rtp.rtp`)."""
     out = [
         "# Game mathematics",
         "",
@@ -117,9 +118,9 @@ def math_report(
         "| category | 5 of 52 | 7 of 52 | 5 of 28 (Triple Action) |",
         "|---|---:|---:|---:|",
     ]
-    five = count_categories(5)
-    seven = count_categories(7)
-    stripped = count_categories(5, STRIPPED_28, Ranking.TRIPLE_ACTION)
+    five = count_categories(5, map_jobs=map_jobs)
+    seven = count_categories(7, map_jobs=map_jobs)
+    stripped = count_categories(5, STRIPPED_28, Ranking.TRIPLE_ACTION, map_jobs=map_jobs)
     for category in five:
         counts = (five[category], seven[category], stripped[category])
         out.append(f"| {category.title} | " + " | ".join(f"{n:,}" for n in counts) + " |")
@@ -137,12 +138,12 @@ def math_report(
         for bet in bets_of(game_id):
             bar = progress(f"{game_id} {bet}") if progress else None
             rounds = hands * ROUNDS_FACTOR.get(game_id, 1)
-            result = rtp(game, bet, hands=rounds, seed=seed, workers=workers, progress=bar)
+            result = rtp(game, bet, hands=rounds, seed=seed, map_jobs=map_jobs, progress=bar)
             out.append(_row(result))
             if game_id is GameId.TEXAS_HOLDEM_BONUS and bet == "main":
                 bar = progress(f"{game_id} {bet}, the seed's strategy") if progress else None
                 seed_play = rtp(
-                    game, bet, hands=rounds, seed=seed, workers=workers, progress=bar,
+                    game, bet, hands=rounds, seed=seed, map_jobs=map_jobs, progress=bar,
                     strategy_name="seed",
                 )  # fmt: skip
                 out.append(_row(seed_play))

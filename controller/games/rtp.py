@@ -11,8 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -30,6 +29,7 @@ from controller.games.strategy import DEFAULT_STRATEGY, View, strategy
 from controller.games.texas_holdem_bonus import bonus_line
 from controller.hands import (
     Category,
+    JobMap,
     Qualifier,
     Ranking,
     count_categories,
@@ -484,28 +484,40 @@ def Qualifier_two_pair() -> int:
     return Qualifier.parse("two pair or better").threshold(Ranking.STANDARD)
 
 
-def _monte_carlo_compiled(
-    parameters: SimParameters, hands: int, seed: int, workers: int, progress: Progress | None
-) -> tuple[float, tuple[float, float], float]:
-    from concurrent.futures import ThreadPoolExecutor
+def _simulate_compiled(
+    job: tuple[SimParameters, tuple[int, int]],
+) -> tuple[int, float, float, float]:
+    """One job of :func:`_monte_carlo_compiled`: the kernel plays ``hands`` rounds from a seed
+    (it releases the GIL)."""
+    parameters, (hands, seed) = job
+    count, total, squares, wins = _handeval.simulate(*parameters, (hands, seed))
+    return count, total, squares, wins
 
-    chunk = 20_000
-    jobs = [
-        (min(chunk, hands - start), seed * 1_000_003 + i + 1)
-        for i, start in enumerate(range(0, hands, chunk))
-    ]
+
+def _estimate(
+    results: Iterable[tuple[int, float, float, float]], hands: int, progress: Progress | None
+) -> tuple[float, tuple[float, float], float]:
+    """The return, its 95% interval and the hit frequency from every job's sums."""
     n, total, squares, wins = 0, 0.0, 0.0, 0.0
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [pool.submit(_handeval.simulate, *parameters, job) for job in jobs]
-        for future in futures:
-            count, t, sq, w = future.result()
-            n, total, squares, wins = n + count, total + t, squares + sq, wins + w
-            if progress is not None:
-                progress(n, hands)
+    for count, t, sq, w in results:
+        n, total, squares, wins = n + count, total + t, squares + sq, wins + w
+        if progress is not None:
+            progress(n, hands)
     mean = total / n
     variance = max(0.0, squares / n - mean * mean)
     half = 1.959964 * math.sqrt(variance / n)
     return 1 + mean, (1 + mean - half, 1 + mean + half), wins / n
+
+
+def _monte_carlo_compiled(
+    parameters: SimParameters, hands: int, seed: int, map_jobs: JobMap, progress: Progress | None
+) -> tuple[float, tuple[float, float], float]:
+    chunk = 20_000
+    jobs = [
+        (parameters, (min(chunk, hands - start), seed * 1_000_003 + i + 1))
+        for i, start in enumerate(range(0, hands, chunk))
+    ]
+    return _estimate(map_jobs(_simulate_compiled, jobs), hands, progress)
 
 
 def _monte_carlo(
@@ -514,7 +526,7 @@ def _monte_carlo(
     strategy_name: str,
     hands: int,
     seed: int,
-    workers: int,
+    map_jobs: JobMap,
     progress: Progress | None,
 ) -> tuple[float, tuple[float, float], float]:
     chunk = 2_000
@@ -522,26 +534,7 @@ def _monte_carlo(
         _Batch(game, strategy_name, spot, min(chunk, hands - start), seed * 1_000_003 + i)
         for i, start in enumerate(range(0, hands, chunk))
     ]
-    n, total, squares, wins = 0, 0.0, 0.0, 0.0
-    results: Iterator[tuple[int, float, float, float]]
-    if workers > 1 and len(batches) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers)
-        results = pool.map(_simulate, batches)
-    else:
-        pool = None
-        results = map(_simulate, batches)
-    try:
-        for count, t, sq, w in results:
-            n, total, squares, wins = n + count, total + t, squares + sq, wins + w
-            if progress is not None:
-                progress(n, hands)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-    mean = total / n
-    variance = max(0.0, squares / n - mean * mean)
-    half = 1.959964 * math.sqrt(variance / n)
-    return 1 + mean, (1 + mean - half, 1 + mean + half), wins / n
+    return _estimate(map_jobs(_simulate, batches), hands, progress)
 
 
 # --------------------------------------------------------------------------- the entry point
@@ -562,7 +555,7 @@ def rtp(
     hands: int = 200_000,
     seed: int = 1,
     strategy_name: str | None = None,
-    workers: int = 1,
+    map_jobs: JobMap = map,
     progress: Progress | None = None,
     modified: bool = False,
 ) -> RtpResult:
@@ -571,6 +564,8 @@ def rtp(
     ``exact=None`` chooses: exact enumeration wherever the bet needs no strategy, Monte
     Carlo otherwise; ``exact=True`` refuses a bet that cannot be enumerated. ``modified``
     says a paytable line was changed, so published figures are not set beside the result.
+    A simulation's batches run through ``map_jobs`` (the builtin :func:`map` by default; a
+    process pool's ``map`` spreads them over the processors).
     """
     info = game.info
     side_name, side_spot = SIDE_BETS[info.id]
@@ -618,9 +613,9 @@ def rtp(
     spot = None if bet == "main" else side_spot
     parameters = compiled_parameters(game, chosen) if spot is None else None
     if parameters is not None:
-        value_mc, ci, hits_mc = _monte_carlo_compiled(parameters, hands, seed, workers, progress)
+        value_mc, ci, hits_mc = _monte_carlo_compiled(parameters, hands, seed, map_jobs, progress)
     else:
-        value_mc, ci, hits_mc = _monte_carlo(game, spot, chosen, hands, seed, workers, progress)
+        value_mc, ci, hits_mc = _monte_carlo(game, spot, chosen, hands, seed, map_jobs, progress)
     return RtpResult(
         info.id, bet, value_mc, hits_mc, "monte-carlo", hands, None, ci,
         strategy=chosen if bet == "main" else None, paytables=tables,

@@ -94,24 +94,9 @@ class Result(StrEnum):
     PUSH = "push"
 
 
-# Enum members read once: on Python 3.11 every ``Result.WIN`` goes through the enum
-# metaclass's ``__getattr__`` hook, several times the cost of a module global.
-_WIN, _LOSE, _PUSH = Result.WIN, Result.LOSE, Result.PUSH
-_ANTE_BONUS = Spot.ANTE_BONUS
-#: the JSON text of every spot and result (a dict lookup: ``str()`` of an enum is a call)
-_TEXT: dict[Spot | Result, str] = {member: member.value for member in (*Spot, *Result)}
-_ODDS_TEXT: dict[tuple[int, int], str] = {}  # "3:2" by (numerator, denominator): few, reused
-
-
 def _odds_text(odds: Fraction) -> str:
     """Odds as JSON text: ``3:2``."""
-    ratio = odds.as_integer_ratio()
-    text = _ODDS_TEXT.get(ratio)
-    if text is None:
-        text = f"{ratio[0]}:{ratio[1]}"
-        if len(_ODDS_TEXT) < 4096:
-            _ODDS_TEXT[ratio] = text
-    return text
+    return f"{odds.numerator}:{odds.denominator}"
 
 
 # ---------------------------------------------------------------------- deal script
@@ -362,28 +347,22 @@ class SettlementLine:
     @property
     def returned(self) -> Money:
         """What goes back to the player: stake plus winnings, the stake on a push, 0 on a loss."""
-        if self.result is _LOSE:
+        if self.result is Result.LOSE:
             return 0
         return exact(self.stake + self.paid) if self.paid else self.stake
 
     def to_json(self) -> dict[str, object]:
         """The JSON form used in reports, scenarios and messages (a new dict on every call)."""
-        made: dict[str, object] | None = self.__dict__.get("_json")
-        if made is None:  # worked out once per line: lines are immutable, and often shared
-            made = self.__dict__["_json"] = self._json()
-        return made.copy()
-
-    def _json(self) -> dict[str, object]:
         odds, stake, paid, result = self.odds, self.stake, self.paid, self.result
         if stake.__class__ is int and paid.__class__ is int:  # whole amounts: the usual case
-            money = str(stake), str(paid), "0" if result is _LOSE else str(stake + paid)
+            money = str(stake), str(paid), "0" if result is Result.LOSE else str(stake + paid)
         else:
-            back = 0 if result is _LOSE else exact(stake + paid)
+            back = 0 if result is Result.LOSE else exact(stake + paid)
             money = format_amount(stake), format_amount(paid), format_amount(back)
         return {
-            "spot": _TEXT[self.spot],
+            "spot": self.spot.value,
             "stake": money[0],
-            "result": _TEXT[result],
+            "result": result.value,
             "odds": None if odds is None else _odds_text(odds),
             "paid": money[1],
             "returned": money[2],
@@ -418,7 +397,7 @@ class Settlement:
         returned: Money = 0
         for line in lines:
             staked += line.stake
-            if line.result is not _LOSE:  # what line.returned is, summed
+            if line.result is not Result.LOSE:  # what line.returned is, summed
                 returned += line.stake + line.paid
         _set(self, "__dict__", {
             "lines": lines, "player_hand": player_hand, "dealer_hand": dealer_hand,
@@ -467,53 +446,24 @@ class Settlement:
         }
 
 
-# Lines are immutable, and a table makes the same ones again and again: on several stakes of
-# a round (the ante won on the same hands), and round after round ("folded", a side bet lost
-# on "high card, king"). The constructors below keep the lines of whole amounts they made
-# (about three in four of a studio table's are made again), each with its JSON form once it
-# has been asked for. A line's odds are keyed by identity: the kept line holds them, so their
-# id names them for as long as the key exists.
-_LINES: dict[tuple[object, ...], SettlementLine] = {}
-_LINES_KEPT = 8192  # about 8 MB at most, JSON forms included
-
-
-def _kept(key: tuple[object, ...], line: SettlementLine) -> SettlementLine:
-    if len(_LINES) >= _LINES_KEPT:  # the oldest goes (one at a time: no pause to empty all)
-        del _LINES[next(iter(_LINES))]
-    _LINES[key] = line
-    return line
-
-
 def win(spot: Spot, stake: Money, odds: Fraction, line: str | None, reason: str) -> SettlementLine:
     """A winning line paying ``odds`` to one."""
-    if stake.__class__ is not int:
-        return SettlementLine(spot, stake, _WIN, odds, times(stake, odds), line, reason)
-    key = (spot, stake, id(odds), line, reason)
-    made = _LINES.get(key)
-    if made is None:
-        made = _kept(key, SettlementLine(spot, stake, _WIN, odds, times(stake, odds), line, reason))
-    return made
+    return SettlementLine(spot, stake, Result.WIN, odds, times(stake, odds), line, reason)
 
 
 def _unpaid(spot: Spot, stake: Money, result: Result, reason: str) -> SettlementLine:
     """A line that pays nothing: lost, or its stake returned."""
-    if stake.__class__ is not int:
-        return SettlementLine(spot, stake, result, None, 0, None, reason)
-    key = (spot, stake, result, reason)
-    made = _LINES.get(key)
-    if made is None:
-        made = _kept(key, SettlementLine(spot, stake, result, None, 0, None, reason))
-    return made
+    return SettlementLine(spot, stake, result, None, 0, None, reason)
 
 
 def lose(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A losing line."""
-    return _unpaid(spot, stake, _LOSE, reason)
+    return _unpaid(spot, stake, Result.LOSE, reason)
 
 
 def push(spot: Spot, stake: Money, reason: str) -> SettlementLine:
     """A line whose stake is returned."""
-    return _unpaid(spot, stake, _PUSH, reason)
+    return _unpaid(spot, stake, Result.PUSH, reason)
 
 
 def beats(player: HandValue, dealer: HandValue) -> str:
@@ -541,5 +491,9 @@ def only_staked(lines: Iterable[SettlementLine]) -> tuple[SettlementLine, ...]:
     The Triple Action ante bonus has no stake of its own and is kept when it pays.
     """
     return tuple(
-        [line for line in lines if line.stake > 0 or (line.spot is _ANTE_BONUS and line.paid > 0)]
+        [
+            line
+            for line in lines
+            if line.stake > 0 or (line.spot is Spot.ANTE_BONUS and line.paid > 0)
+        ]
     )

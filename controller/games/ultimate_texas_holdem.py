@@ -40,10 +40,6 @@ from controller.hands import HandValue
 
 __all__ = ["UltimateTexasHoldem"]
 
-# read once: an enum member read from its class is a slow attribute on Python 3.11
-_ANTE, _ANTE_PLUS, _CALL, _BEST_FIVE = Spot.ANTE, Spot.ANTE_PLUS, Spot.CALL, Spot.BEST_FIVE
-_PUSH = Result.PUSH
-
 PREFLOP = DecisionPoint(
     "preflop",
     (
@@ -88,23 +84,26 @@ class UltimateTexasHoldem(Game):
 
     def automatic_bets(self, bets: Mapping[Spot, Money]) -> dict[Spot, Money]:
         """The Ante Plus, equal to the ante, placed by the table."""
-        return {_ANTE_PLUS: bets.get(_ANTE, 0)}
+        return {Spot.ANTE_PLUS: bets.get(Spot.ANTE, 0)}
 
     def settle_side(self, cards: RoundCards, walk: Walk, player: HandValue) -> list[SettlementLine]:
         """Best Five, on the player's hand alone, a fold included."""
-        return self.paid_on_hand(walk, _BEST_FIVE, "best_five", player)
+        return self.paid_on_hand(walk, Spot.BEST_FIVE, "best_five", player)
 
     def settle_main(
         self, walk: Walk, player: HandValue, dealer: HandValue
     ) -> tuple[list[SettlementLine], bool | None]:
         """Ante, call and Ante Plus."""
         bets = walk.bets
-        ante, plus, call = bets[_ANTE], bets[_ANTE_PLUS], bets.get(_CALL, 0)
+        ante, plus, call = bets[Spot.ANTE], bets[Spot.ANTE_PLUS], bets.get(Spot.CALL, 0)
         qualifier = self.info.dealer_qualifier
         assert qualifier is not None
         qualifies = qualifier.holds(dealer)
         if walk.folded:
-            return [lose(_ANTE, ante, "folded"), lose(_ANTE_PLUS, plus, "folded")], qualifies
+            return [
+                lose(Spot.ANTE, ante, "folded"),
+                lose(Spot.ANTE_PLUS, plus, "folded"),
+            ], qualifies
         returned = ""  # why the ante comes back when the dealer does not qualify
         if not qualifies:
             why = f"dealer does not qualify ({dealer.name}, needs {qualifier.describe()})"
@@ -114,22 +113,24 @@ class UltimateTexasHoldem(Game):
             table = self.hand_paytable("ante_plus")
             line = table.lookup(player)
             if line is not None:
-                plus_line = win(_ANTE_PLUS, plus, line.odds, line.name, reason)
-            elif table.otherwise is _PUSH:
-                plus_line = push(_ANTE_PLUS, plus, f"{reason}; below a straight: returned")
+                plus_line = win(Spot.ANTE_PLUS, plus, line.odds, line.name, reason)
+            elif table.otherwise is Result.PUSH:
+                plus_line = push(Spot.ANTE_PLUS, plus, f"{reason}; below a straight: returned")
             else:
-                plus_line = lose(_ANTE_PLUS, plus, f"{reason}; no Ante Plus line")
+                plus_line = lose(Spot.ANTE_PLUS, plus, f"{reason}; no Ante Plus line")
             return [
-                win(_ANTE, ante, EVEN, None, reason) if qualifies else push(_ANTE, ante, returned),
-                win(_CALL, call, EVEN, None, reason),
+                win(Spot.ANTE, ante, EVEN, None, reason)
+                if qualifies
+                else push(Spot.ANTE, ante, returned),
+                win(Spot.CALL, call, EVEN, None, reason),
                 plus_line,
             ], qualifies
         if player.strength == dealer.strength:
-            main = (_ANTE, _CALL, _ANTE_PLUS)
+            main = (Spot.ANTE, Spot.CALL, Spot.ANTE_PLUS)
             return ties(((s, bets.get(s, 0)) for s in main), player), qualifies
         reason = f"the dealer's {dealer.name} beats {player.name}"
         return [
-            lose(_ANTE, ante, reason) if qualifies else push(_ANTE, ante, returned),
-            lose(_CALL, call, reason),
-            lose(_ANTE_PLUS, plus, reason),
+            lose(Spot.ANTE, ante, reason) if qualifies else push(Spot.ANTE, ante, returned),
+            lose(Spot.CALL, call, reason),
+            lose(Spot.ANTE_PLUS, plus, reason),
         ], qualifies

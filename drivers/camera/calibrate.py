@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from drivers.camera.recognizer import (
 __all__ = [
     "DEFAULT_INDEX_BOX",
     "SMALL_RESOLUTION",
+    "Progress",
     "Sample",
     "augment_patch",
     "calibrate",
@@ -38,6 +39,9 @@ __all__ = [
 ]
 
 Image = NDArray[np.uint8]
+
+#: what a calibration reports as it goes: (photographs learnt from, photographs in all)
+Progress = Callable[[int, int], None]
 
 #: the index region searched on a canonical card (fractions of width and height)
 DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)
@@ -141,6 +145,7 @@ def calibrate(
     index_box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
     augment: int = 24,
     seed: int = 0,
+    progress: Progress | None = None,
 ) -> Profile:
     """Build a profile from photographs of single cards (each showing its index corners).
 
@@ -151,9 +156,12 @@ def calibrate(
     cards under 80 pixels wide only (:data:`SMALL_RESOLUTION`), for a discriminant of those
     two suits on small cards, where they differ in a few pixels. The card aspect
     is measured from the photographs (median of the card outlines) unless given.
+    ``progress(done, total)`` is told of the photographs learnt from, one by one.
     """
     if not samples:
         raise CalibrationError("no calibration photographs: expected one photograph per card")
+    if progress is not None:
+        progress(0, len(samples))
     quads = [_largest_quad(s) for s in samples]
     if aspect is None:
         aspect = float(np.clip(np.median([_aspect(q) for q in quads]), 0.55, 0.85))
@@ -170,7 +178,7 @@ def calibrate(
     small_rng = np.random.default_rng(seed + 1)  # the other classifiers' copies stay the same
     small: list[NDArray[np.float32]] = []
     small_labels: list[int] = []
-    for sample, quad in zip(samples, quads, strict=True):
+    for done, (sample, quad) in enumerate(zip(samples, quads, strict=True), 1):
         patches = index_patches(sample.image, quad, aspect, index_box)
         glyphs = [split_index(p, card_h, origin) for p in patches]
         chosen = _index_pair(glyphs)
@@ -212,6 +220,8 @@ def calibrate(
                 if found is not None and found.count == expected:
                     pips.extend(found.vectors)
                     pip_labels.extend([int(sample.card.suit)] * len(found.vectors))
+        if progress is not None:
+            progress(done, len(samples))
     missing = [Rank(r).char for r in sorted(set(range(13)) - set(rank_labels))]
     missing += [Suit(s).char for s in sorted(set(range(4)) - set(suit_labels))]
     if missing:
@@ -290,9 +300,15 @@ def read_labels(path: Path) -> list[tuple[str, Card]]:
 
 
 def calibrate_files(
-    images: Path, labels: Path, *, name: str | None = None, augment: int = 24
+    images: Path,
+    labels: Path,
+    *,
+    name: str | None = None,
+    augment: int = 24,
+    progress: Progress | None = None,
 ) -> Profile:
-    """Calibrate from a directory of photographs and their ``file,cards`` labels CSV."""
+    """Calibrate from a directory of photographs and their ``file,cards`` labels CSV
+    (``progress``: see :func:`calibrate`)."""
     rows = read_labels(labels)
     samples = [Sample(read_image(images / file), card, file) for file, card in rows]
     return calibrate(
@@ -300,4 +316,5 @@ def calibrate_files(
         name=name or images.resolve().name,
         source=f"calibrated from {len(samples)} photographs",
         augment=augment,
+        progress=progress,
     )

@@ -18,6 +18,7 @@ shoe until they are; the host drops repeats by record number, reports a jump as 
 
 from __future__ import annotations
 
+import binascii
 import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -67,25 +68,13 @@ RECORD_MODULUS = 65535
 """Record numbers run 1 … 65535 and wrap to 1; 0 means "not a record"."""
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def crc16_ccitt(data: bytes | bytearray | memoryview, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial 0xFFFF, not reflected, no final XOR."""
-    table = _CRC_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
+    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial 0xFFFF, not reflected, no final XOR.
+
+    The standard library's ``binascii.crc_hqx`` is this very CRC (the XMODEM form, whose
+    initial value is the argument).
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 class MessageType(IntEnum):

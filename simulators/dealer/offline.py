@@ -18,7 +18,7 @@ from config.schema import load_game
 from controller.cards import Card
 from controller.events import Action, CardDrawn, Event, Tick
 from controller.games import GameId, Seating
-from controller.service import CommandRejected, parse_command
+from controller.inbound import CommandRejected, parse_command
 from controller.table import Phase, TableConfig, TableState, handle, new_table
 from controller.topics import Sender, Topics
 from controller.views import Outgoing, Projector

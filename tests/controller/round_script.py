@@ -15,7 +15,7 @@ from controller.events import (
 )
 from controller.games import Seating
 from controller.games.rules import Spot
-from controller.runtime import header_record
+from tablectl.runtime import header_record
 
 T0 = 1_790_000_000.0
 

@@ -11,8 +11,8 @@ from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import parse_cards
 from controller.crosscheck import CAMERA, CrossCheck, by_position, expected_positions
 from controller.events import DealerExposedEarly, Halt, Resume
-from controller.scenario import Run, ScenarioError, parse_scenario, run_scenario
 from controller.table import Phase
+from tablectl.scenario import Run, ScenarioError, parse_scenario, run_scenario
 
 
 def play(text: str) -> Run:

@@ -14,8 +14,8 @@ from controller.games import Seating
 from controller.games.rules import Result, Spot, lose, push, win
 from controller.hands import describe, evaluate
 from controller.journal import GENESIS, Entry, chain, verify
-from controller.runtime import ReplayStep
 from controller.table import TableConfig, _evolve, new_table
+from tablectl.runtime import ReplayStep
 
 
 def test_a_kept_line_is_the_line_its_arguments_make() -> None:

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.commands.topics import schemas
 from controller.events import Decide, PlaceBet
-from controller.service import CommandRejected, parse_command
+from controller.inbound import CommandRejected, parse_command
 from controller.topics import Sender, Topics
+from tablectl.commands.topics import schemas
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 

@@ -1,6 +1,8 @@
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.cards import Card
 from drivers.shoe.events import (
@@ -60,6 +62,22 @@ def session() -> bytes:
 def test_crc_is_ccitt_false() -> None:
     assert crc16_ccitt(b"123456789") == 0x29B1
     assert crc16_ccitt(b"") == 0xFFFF
+
+
+def _crc_bit_by_bit(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE as its definition states it, one bit at a time."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+@given(st.binary(max_size=80))
+def test_crc_matches_its_definition_on_any_bytes(data: bytes) -> None:
+    assert crc16_ccitt(data) == _crc_bit_by_bit(data)
+    assert crc16_ccitt(memoryview(data)) == _crc_bit_by_bit(data)
 
 
 @pytest.mark.parametrize("arrival", ARRIVALS)

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from controller.cards import STANDARD_52
-from controller.cli import main
 from drivers.shoe.jsonl import format_jsonl
 from simulators.shoe import ShoeSimulator
+from tablectl.cli import main
 from tests.drivers.shoe_support import wait_for
 
-TABLECTL = [sys.executable, "-m", "controller.cli"]
+TABLECTL = [sys.executable, "-m", "tablectl.cli"]
 
 
 def lines_of(out: str) -> list[dict[str, object]]:

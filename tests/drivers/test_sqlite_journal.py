@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
 from controller.events import event_from_json, event_to_json
 from controller.journal import JournalCorrupt, chain, record_text, verify
-from controller.runtime import TableRunner, replay
 from controller.table import Phase, fold, new_table
 from drivers.storage import chain_check
 from drivers.storage.chain_check import ChainCheck, Verdict
 from drivers.storage.sqlite_journal import JournalError, SqliteJournal
+from tablectl.cli import main
+from tablectl.runtime import TableRunner, replay
 from tests.controller.round_script import T0, header, rounds
 
 
@@ -226,7 +226,7 @@ CHILD = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from controller.runtime import TableRunner
+    from tablectl.runtime import TableRunner
     from tests.controller.round_script import T0, header, rounds
     path, sync = Path(sys.argv[1]), sys.argv[2]
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 2

@@ -15,11 +15,11 @@ import pytest
 from config.tables import parse_table_text
 from controller.cards import Card, parse_cards
 from controller.events import Event
-from controller.running import RunningTable
-from controller.service import parse_command
+from controller.inbound import parse_command
 from controller.table import Phase
 from controller.topics import Sender, Topics
 from drivers.mqtt.client import BrokerAddress
+from tablectl.running import RunningTable
 
 
 def table_file(table_id: str, journal: Path, camera: str) -> str:

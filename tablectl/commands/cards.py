@@ -15,6 +15,7 @@ from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from drivers.camera.zones import draw_zones
+from tablectl.progress import Bars
 
 
 def register(subparsers: Any) -> None:
@@ -101,7 +102,11 @@ def _profile(path: Path | None) -> Profile:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Calibrate and write the profile."""
-    profile = calibrate_files(args.images, args.labels, name=args.name, augment=args.augment)
+    with Bars() as bars:
+        profile = calibrate_files(
+            args.images, args.labels, name=args.name, augment=args.augment,
+            progress=bars.bar("calibrating", "photographs"),
+        )  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     profile.save(args.out)
     print(
@@ -112,28 +117,34 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_recognize(args: argparse.Namespace) -> int:
-    """Recognise each image and print the result."""
+    """Recognise each image and print the result (with a bar over two or more images)."""
     zones = load_zones(args.zones)
     recognizer = Recognizer(_profile(args.profile), zones)
-    for path in args.images:
-        image = read_image(path)
-        result = recognizer.recognize(image)
-        doc = {"file": str(path), **result.to_json()}
-        if args.json:
-            print(json.dumps(doc))
-        else:
-            cards = " ".join(
-                f"{d.card}@{d.zone or '-'}({d.confidence:.2f})"
-                for d in result.cards
-                if d.card is not None
-            )
-            print(
-                f"{path}: {cards or 'no cards'}; unknown {result.unknown}, "
-                f"face down {result.face_down}"
-            )
-        if args.annotate is not None:
-            write_image(args.annotate / (path.stem + ".png"), draw_zones(image, zones, result))
-        sys.stdout.flush()
+    with Bars() as bars:
+        report = bars.bar("recognising", "images") if len(args.images) > 1 else None
+        if report is not None:
+            report(0, len(args.images))
+        for done, path in enumerate(args.images, 1):
+            image = read_image(path)
+            result = recognizer.recognize(image)
+            doc = {"file": str(path), **result.to_json()}
+            if args.json:
+                print(json.dumps(doc))
+            else:
+                cards = " ".join(
+                    f"{d.card}@{d.zone or '-'}({d.confidence:.2f})"
+                    for d in result.cards
+                    if d.card is not None
+                )
+                print(
+                    f"{path}: {cards or 'no cards'}; unknown {result.unknown}, "
+                    f"face down {result.face_down}"
+                )
+            if args.annotate is not None:
+                write_image(args.annotate / (path.stem + ".png"), draw_zones(image, zones, result))
+            sys.stdout.flush()
+            if report is not None:
+                report(done, len(args.images))
     return 0
 
 

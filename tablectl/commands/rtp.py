@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from config.schema import load_game
@@ -13,7 +12,8 @@ from controller.games import GameId
 from controller.games.base import Game, GameConfig
 from controller.games.paytable import parse_odds
 from controller.games.rtp import RtpResult, bets_of, rtp
-from controller.progress import ProgressBar
+from tablectl.progress import Bars
+from tablectl.workers import processes
 
 BETS = ("main", "bonus", "best-five")
 
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
             "of the initial ante) or the side bet: 'bonus' (texas-holdem-bonus, texas-poker, "
             "casino-holdem, triple-action-holdem) or 'best-five' (ultimate-texas-holdem). Bets "
             "that need no strategy are enumerated exactly; the others are simulated with a "
-            "strategy and reported with a 95%% interval."
+            "strategy and reported with a 95% interval."
         ),
     )
     parser.add_argument("--game", required=True, choices=[g.value for g in GameId])
@@ -101,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
             f"{args.game} has no bet {args.bet!r}: "
             f"expected one of {', '.join(bets_of(game.info.id))}"
         )
-    bar = ProgressBar(f"{args.game} {args.bet}", sys.stderr)
-    try:
+    with Bars() as bars, processes(args.workers) as map_jobs:
         result = rtp(
             game,
             args.bet,
@@ -110,12 +109,10 @@ def run(args: argparse.Namespace) -> int:
             hands=args.hands or 200_000,
             seed=args.seed,
             strategy_name=args.strategy,
-            workers=args.workers,
-            progress=bar,
+            map_jobs=map_jobs,
+            progress=bars.bar(f"{args.game} {args.bet}", "hands"),
             modified=bool(args.pay),
         )
-    finally:
-        bar.close()
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
 from controller.events import event_to_json
-from controller.journal import verify
-from controller.runtime import ReplayStep, replay
+from controller.journal import verify_rows
 from controller.table import TableState
 from drivers.storage.sqlite_journal import SqliteJournal
+from tablectl.progress import Bars
+from tablectl.runtime import ReplayStep, replay
+
+CHECKING = "checking the chain"
+REPLAYING = "replaying the journal"
 
 
 def register(subparsers: Any) -> None:
     """Add the ``history``, ``replay`` and ``journal`` commands."""
-    history = subparsers.add_parser("history", help="list the rounds in a table's journal")
+    history = subparsers.add_parser(
+        "history",
+        help="list the rounds in a table's journal",
+        description=(
+            "List every round in a table's journal: its id, when it started, its outcome, "
+            "how many events it took and the money staked and returned. The journal's hash "
+            "chain is checked first."
+        ),
+    )
     history.add_argument("--journal", type=Path, required=True, help="the table's journal file")
     history.add_argument("--json", action="store_true", help="one JSON object per round")
     history.set_defaults(run=run_history)
@@ -26,6 +40,11 @@ def register(subparsers: Any) -> None:
     again = subparsers.add_parser(
         "replay",
         help="every event of one round with the table's state after it (dispute view)",
+        description=(
+            "Replay a table's journal and print every event of one round, with the actions "
+            "it caused and the table's state after it: what a dispute is settled on. The "
+            "journal's hash chain is checked first."
+        ),
     )
     again.add_argument("--journal", type=Path, required=True, help="the table's journal file")
     again.add_argument("--round", required=True, dest="round_id", help="the round id")
@@ -34,7 +53,14 @@ def register(subparsers: Any) -> None:
 
     journal = subparsers.add_parser("journal", help="journal maintenance")
     sub = journal.add_subparsers(dest="journal_command", metavar="WHAT", required=True)
-    check = sub.add_parser("verify", help="check the hash chain; name the first bad row")
+    check = sub.add_parser(
+        "verify",
+        help="check the hash chain; name the first bad row",
+        description=(
+            "Check that no row of a table's journal was changed, removed or reordered since it "
+            "was written; exit 0 when the chain is intact, 2 naming the first bad row."
+        ),
+    )
     check.add_argument("--journal", type=Path, required=True, help="the table's journal file")
     check.set_defaults(run=run_verify)
 
@@ -49,6 +75,12 @@ def _when(at: float) -> str:
     return datetime.fromtimestamp(at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+def _replay(journal: SqliteJournal, path: Path, bars: Bars) -> Iterator[ReplayStep]:
+    """The journal's steps, its check and its replay each shown as a bar on a terminal."""
+    checked, replayed = bars.bar(CHECKING, "rows"), bars.bar(REPLAYING, "rows")
+    return replay(journal, str(path), progress=replayed, check_progress=checked)
+
+
 def _round_of(step: ReplayStep, previous: TableState | None) -> str | None:
     """The round an event belongs to: the round in play before it, or the one it started."""
     if previous is not None and previous.round is not None:
@@ -61,8 +93,8 @@ def run_history(args: argparse.Namespace) -> int:
     journal = _open(args.journal)
     rounds: dict[str, dict[str, Any]] = {}
     previous: TableState | None = None
-    try:
-        for step in replay(journal, str(args.journal)):
+    with contextlib.closing(journal), Bars() as bars:
+        for step in _replay(journal, args.journal, bars):
             rid = _round_of(step, previous)
             if rid is not None:
                 info = rounds.setdefault(
@@ -77,8 +109,6 @@ def run_history(args: argparse.Namespace) -> int:
                         info["staked"] = action.data.get("staked", "0")
                         info["returned"] = action.data.get("returned", "0")
             previous = step.state
-    finally:
-        journal.close()
     for info in rounds.values():
         if args.json:
             print(json.dumps(info))
@@ -115,8 +145,8 @@ def run_replay(args: argparse.Namespace) -> int:
     journal = _open(args.journal)
     shown = 0
     previous: TableState | None = None
-    try:
-        for step in replay(journal, str(args.journal)):
+    with contextlib.closing(journal), Bars() as bars:
+        for step in _replay(journal, args.journal, bars):
             if _round_of(step, previous) == args.round_id:
                 shown += 1
                 event = event_to_json(step.event)
@@ -144,8 +174,6 @@ def run_replay(args: argparse.Namespace) -> int:
                             print(f"        -> {action['kind']}: {detail}")
                     print(f"        after: {after['phase']}; next: {after['next']}")
             previous = step.state
-    finally:
-        journal.close()
     if not shown:
         raise TableError(f"round {args.round_id!r} is not in {args.journal}")
     return 0
@@ -154,10 +182,8 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     """Check the chain of every row."""
     journal = _open(args.journal)
-    try:
-        entries = list(journal.entries())
-        verify(entries)
-    finally:
-        journal.close()
-    print(f"{args.journal}: {len(entries)} rows, chain intact")
+    with contextlib.closing(journal), Bars() as bars:
+        rows = journal.rows()
+        verify_rows(rows, bars.bar(CHECKING, "rows"))
+    print(f"{args.journal}: {len(rows)} rows, chain intact")
     return 0

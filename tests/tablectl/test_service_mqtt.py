@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from config.tables import TABLES_DIR, load_table, parse_table_text
-from controller.commands.demo import run_table
 from controller.games import GameId
-from controller.running import RunningTable
-from controller.runtime import replay
 from controller.topics import Topics
 from drivers.mqtt.client import BrokerAddress
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
 from simulators.display.live import LiveDisplay
+from tablectl.commands.demo import run_table
+from tablectl.running import RunningTable
+from tablectl.runtime import replay
 
 PASSWORDS = {u: f"{u}-dev" for u in ["dealer", "pit", "seat-1", "seat-2", "seat-3"]}
 
@@ -244,7 +244,7 @@ def test_the_table_resumes_from_its_journal_after_sigkill(
     command = [
         sys.executable,
         "-m",
-        "controller.cli",
+        "tablectl.cli",
         "run",
         "--config",
         str(path),
@@ -336,7 +336,7 @@ def test_every_example_table_runs_against_mosquitto_and_stops_on_sigterm(
     t = Topics(config.table.id)
     display, pit = mqtt_client(mosquitto, "display"), mqtt_client(mosquitto, "pit")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+        [sys.executable, "-m", "tablectl.cli", "run", "--config", str(path),
          "--broker", f"mqtt://controller:controller-dev@127.0.0.1:{mosquitto.port}",
          "--journal", str(tmp_path / "j.db")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from config.schema import GAMES_DIR, load_game_file
-from controller.scenario import play_scenario
+from tablectl.scenario import play_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 PAYOUTS = sorted(SCENARIOS.glob("payout-*.scn"))

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from controller.cli import main
+from tablectl.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -117,7 +117,7 @@ def test_deal_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_console_script_runs_as_a_process() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "hands", "AS KS QS JS TS", "--json"],
+        [sys.executable, "-m", "tablectl.cli", "hands", "AS KS QS JS TS", "--json"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -36,7 +36,13 @@ def register(subparsers: Any) -> None:
     send = subparsers.add_parser(
         "send",
         help="send one dealer, pit or seat command to a running table and print the reply",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=(
+            "Send one command from the dealer, the pit manager or a seat, as their consoles "
+            "send it: published on the role's command topic with a fresh id, answered on the "
+            "role's reply topic. Prints the reply; exits 0 when the table took the command, 1 "
+            "when it refused it (the reason says why), 2 when the broker could not be reached "
+            "or no reply came."
+        ),
     )
     _common(send)
     send.add_argument(
@@ -50,7 +56,12 @@ def register(subparsers: Any) -> None:
     send.add_argument("--json", action="store_true", help="print the reply as JSON")
     send.set_defaults(run=run_send)
     watch = subparsers.add_parser(
-        "watch", help="print what a role or a display receives from a running table"
+        "watch",
+        help="print what a role or a display receives from a running table",
+        description=(
+            "Print what a role (or a display) receives from a running table: its state as one "
+            "line whenever the phase or the next step changes, every event, every alert."
+        ),
     )
     _common(watch)
     watch.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
-from controller.scenario import ScenarioFailed, parse_scenario, run_scenario, scenario_game
+from tablectl.scenario import ScenarioFailed, parse_scenario, run_scenario, scenario_game
 
 
 def register(subparsers: Any) -> None:

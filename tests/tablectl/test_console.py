@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from config.tables import parse_table_text
-from controller.cli import main
-from controller.running import RunningTable
 from controller.table import Phase
 from drivers.mqtt.client import BrokerAddress
+from tablectl.cli import main
+from tablectl.running import RunningTable
 
 
 @pytest.fixture

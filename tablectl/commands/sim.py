@@ -27,12 +27,14 @@ def register(subparsers: Any) -> None:
     shoe = sub.add_parser(
         "shoe",
         help="a virtual card shoe on a pseudo-terminal or TCP port",
+        # kept as written (the list in the epilog), so lines are broken here
         description=(
-            "Run a virtual card shoe. The first line printed is the device to open "
-            "(a path, or socket://127.0.0.1:PORT); then it deals until every card is dealt "
+            "Run a virtual card shoe. The first line printed is the device to open (a path,\n"
+            "or socket://127.0.0.1:PORT); then it deals until every card is dealt\n"
             "(--exit-when-done) or until Ctrl-C / SIGTERM."
         ),
-        epilog=(FAULTS_DOC or "").split("\n\n", 1)[-1].split("\n>>>", 1)[0],
+        # the fault module's description of SPEC, literal markup as quotes, examples left out
+        epilog=(FAULTS_DOC or "").split("\n\n", 1)[-1].split("\n>>>", 1)[0].replace("``", "'"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     shoe.add_argument("--dialect", required=True, choices=[d.value for d in Dialect])

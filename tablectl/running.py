@@ -3,7 +3,7 @@
 :class:`RunningTable` is what ``tablectl run`` and ``tablectl demo`` start: it recovers the
 table from its journal (or starts a new journal), opens the shoe (a serial port, or the
 simulator on a pseudo-terminal), connects to the broker with a retained will, and runs the
-:class:`~controller.service.TableService` until it is stopped.
+:class:`~tablectl.service.TableService` until it is stopped.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
 from controller.crosscheck import CrossCheck, card_faces
 from controller.errors import ConfigError
 from controller.games import Seating
-from controller.runtime import TableRunner, config_from_header, header_record
-from controller.service import Inbound, TableService
 from controller.topics import Topics
 from controller.views import Projector
 from drivers.camera.capture import VideoCaptureSource
@@ -35,6 +33,8 @@ from drivers.storage.births import BirthCounter
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.camera.live import TableCamera
 from simulators.shoe.shoe import ShoeSimulator
+from tablectl.runtime import TableRunner, config_from_header, header_record
+from tablectl.service import Inbound, TableService
 
 __all__ = ["RunningTable"]
 

@@ -20,20 +20,20 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
 #: modules that add subcommands, in the order ``tablectl --help`` lists them
 COMMAND_MODULES: tuple[str, ...] = (
-    "controller.commands.hands",
-    "controller.commands.math",
-    "controller.commands.games",
-    "controller.commands.rtp",
-    "controller.commands.journal",
-    "controller.commands.scenario",
-    "controller.commands.deal",
-    "controller.commands.run",
-    "controller.commands.console",
-    "controller.commands.topics",
-    "controller.commands.demo",
-    "controller.commands.shoe",
-    "controller.commands.sim",
-    "controller.commands.cards",
+    "tablectl.commands.hands",
+    "tablectl.commands.math",
+    "tablectl.commands.games",
+    "tablectl.commands.rtp",
+    "tablectl.commands.journal",
+    "tablectl.commands.scenario",
+    "tablectl.commands.deal",
+    "tablectl.commands.run",
+    "tablectl.commands.console",
+    "tablectl.commands.topics",
+    "tablectl.commands.demo",
+    "tablectl.commands.shoe",
+    "tablectl.commands.sim",
+    "tablectl.commands.cards",
 )
 
 

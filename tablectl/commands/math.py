@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,8 @@ from controller.cards import DECKS, Deck
 from controller.games import GameId
 from controller.games.base import Game
 from controller.hands import Ranking, count_categories
-from controller.progress import ProgressBar
+from tablectl.progress import Bars
+from tablectl.workers import processes, threads
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="category order (default: triple-action for the stripped28 deck, else standard)",
     )
+    counts.add_argument("--workers", type=int, default=2, help="threads (default: 2)")
     counts.add_argument("--json", action="store_true", help="print one JSON object")
     counts.set_defaults(run=run_counts)
     report = sub.add_parser(
@@ -57,23 +58,12 @@ def run_report(args: argparse.Namespace) -> int:
     def load(game: GameId, bonus_variant: str | None) -> Game:
         return load_game(game, variants={"bonus": bonus_variant} if bonus_variant else None)
 
-    bars: list[ProgressBar] = []
-
-    def progress(label: str) -> ProgressBar:
-        if bars:
-            bars[-1].close()
-        bars.append(ProgressBar(label, sys.stderr))
-        return bars[-1]
-
     command = f"tablectl math report --hands {args.hands} --seed {args.seed}"
-    try:
+    with Bars() as bars, processes(args.workers) as map_jobs:
         text = math_report(
-            load, hands=args.hands, seed=args.seed, workers=args.workers, command=command,
-            progress=progress,
+            load, hands=args.hands, seed=args.seed, map_jobs=map_jobs, command=command,
+            progress=lambda label: bars.bar(label, "hands"),
         )  # fmt: skip
-    finally:
-        if bars:
-            bars[-1].close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(f"wrote {args.out}")
@@ -87,12 +77,10 @@ def run_counts(args: argparse.Namespace) -> int:
         ranking = Ranking.named(args.ranking)
     else:
         ranking = Ranking.TRIPLE_ACTION if deck.name == "stripped28" else Ranking.STANDARD
-    bar = ProgressBar(f"{args.cards}-card hands", sys.stderr)
     started = time.perf_counter()
-    try:
-        counts = count_categories(args.cards, deck, ranking, progress=bar)
-    finally:
-        bar.close()
+    with Bars() as bars, threads(args.workers) as map_jobs:
+        bar = bars.bar(f"{args.cards}-card hands", "hands")
+        counts = count_categories(args.cards, deck, ranking, map_jobs=map_jobs, progress=bar)
     elapsed = time.perf_counter() - started
     total = sum(counts.values())
     if args.json:

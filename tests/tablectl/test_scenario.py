@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from config.schema import load_game
-from controller.cli import main
-from controller.scenario import ScenarioError, ScenarioFailed, parse_scenario, run_scenario
+from tablectl.cli import main
+from tablectl.scenario import ScenarioError, ScenarioFailed, parse_scenario, run_scenario
 
 SHIPPED = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.scn"))
 
@@ -82,7 +82,7 @@ def test_json_lists_every_settlement(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_a_paytable_variant_the_game_lacks_is_refused() -> None:
-    from controller.scenario import play_scenario
+    from tablectl.scenario import play_scenario
 
     with pytest.raises(ScenarioError, match=r"x\.scn: .*no variant 'C'"):
         play_scenario("table T triple-action-holdem shared player\npaytable bonus C", "x.scn")

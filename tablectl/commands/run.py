@@ -13,8 +13,8 @@ from typing import Any
 
 from config.tables import BrokerSettings, load_table
 from controller.errors import ConfigError
-from controller.running import RunningTable
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
+from tablectl.running import RunningTable
 
 __all__ = ["register", "resolve_broker"]
 

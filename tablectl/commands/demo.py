@@ -25,13 +25,13 @@ from typing import Any
 from config.tables import parse_table_text
 from controller.games import GameId
 from controller.journal import verify
-from controller.running import RunningTable
 from drivers.mqtt.broker import dev_password, seat_user
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
 from drivers.mqtt.embedded import EmbeddedBroker
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
 from simulators.display.live import LiveDisplay
+from tablectl.running import RunningTable
 
 __all__ = ["register", "run_table"]
 
@@ -50,7 +50,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="run a whole simulated table on MQTT (shoe, dealer, pit, players, displays)",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        # the module's description, literal markup as quotes
+        description=__doc__.split("\n\n", 1)[1].replace("``", "'") if __doc__ else None,
     )
     parser.add_argument(
         "--game", choices=[g.value for g in GameId], help="one game only (default: all five)"

@@ -21,7 +21,15 @@ from config.schema import GAMES_DIR, game_from_text
 from controller.errors import TableError
 from controller.events import Action, Event, event_from_json, event_to_json
 from controller.games import Seating
-from controller.journal import Journal, Record, Row, parse_record, verify_rows
+from controller.journal import (
+    PROGRESS_ROWS,
+    Journal,
+    Progress,
+    Record,
+    Row,
+    parse_record,
+    verify_rows,
+)
 from controller.table import TableConfig, TableState, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
 
@@ -103,9 +111,17 @@ Observer = Callable[[TableState, TableState, list[Action]], None]
 
 
 def replay(
-    journal: Journal, source: str = "journal", *, check: bool = True
+    journal: Journal,
+    source: str = "journal",
+    *,
+    check: bool = True,
+    progress: Progress | None = None,
+    check_progress: Progress | None = None,
 ) -> Iterator[ReplayStep]:
     """Rebuild the table row by row (after checking the chain, unless ``check`` is off).
+
+    ``progress(done, total)`` is told of the rows replayed and ``check_progress`` of the rows
+    checked, each every :data:`~controller.journal.PROGRESS_ROWS` rows and at the end.
 
     Every row is read and checked before the first is applied, so a long journal is held
     whole while it is replayed, as stored: a table's journal repeats a few hundred distinct
@@ -115,31 +131,45 @@ def replay(
     the replay ends, however it ends: plain acyclic data it would otherwise walk again and
     again for nothing (0.5-0.7 s of a 10,000-round replay).
     """
-    rows = _read(journal, source, check)
+    rows = _read(journal, source, check, check_progress)
     gc.freeze()
     try:
-        yield from _replay_rows(rows, source)
+        yield from _replay_rows(rows, source, progress)
     finally:
         gc.unfreeze()
 
 
-def _read(journal: Journal, source: str, check: bool = True) -> list[Row]:
+def _read(
+    journal: Journal, source: str, check: bool = True, progress: Progress | None = None
+) -> list[Row]:
     """Every row of ``journal``, its chain checked (unless ``check`` is off); never none."""
     with _collector_paused():
         rows = journal.rows()
         if check:
-            verify_rows(rows)
+            verify_rows(rows, progress)
     if not rows:
         raise TableError(f"{source}: the journal is empty")
     return rows
 
 
-def _replay_rows(rows: list[Row], source: str) -> Iterator[ReplayStep]:
-    """The steps of a journal already read and checked."""
+def _replay_rows(
+    rows: list[Row], source: str, progress: Progress | None = None
+) -> Iterator[ReplayStep]:
+    """The steps of a journal already read and checked (``progress``: see :func:`replay`)."""
     state = new_table(config_from_header(parse_record(rows[0][2]), source))
-    for seq, at, event in _events(rows):
+    if progress is None:
+        for seq, at, event in _events(rows):
+            state, actions = handle(state, event, at)
+            yield ReplayStep(seq, at, event, state, actions)
+        return
+    total = len(rows)
+    progress(1, total)  # the header
+    for done, (seq, at, event) in enumerate(_events(rows), 2):
         state, actions = handle(state, event, at)
         yield ReplayStep(seq, at, event, state, actions)
+        if not done % PROGRESS_ROWS:
+            progress(done, total)
+    progress(total, total)
 
 
 def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event]]:

@@ -12,10 +12,10 @@ import pytest
 
 from controller.events import Action, CloseTable, Event, OpenTable, StartRound
 from controller.games import Seating
-from controller.runtime import TableRunner, header_record
-from controller.service import Inbound, TableService
 from controller.table import Phase
 from drivers.storage.sqlite_journal import JournalError
+from tablectl.runtime import TableRunner, header_record
+from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header, rounds
 
 

@@ -7,7 +7,7 @@ clock's deadlines, rebirth requests and the broker coming back. Inputs wait in o
 the table's thread; a card offered while the table is idle (:meth:`TableService.offer`) is
 handled at once in the shoe's own thread instead, which saves the card a thread hand-over
 and still keeps the order (nothing else runs meanwhile). Each input that is an event is
-journaled before it is applied (:class:`~controller.runtime.TableRunner`); the
+journaled before it is applied (:class:`~tablectl.runtime.TableRunner`); the
 :class:`~controller.views.Projector` turns the step into one message per audience.
 
 What it survives: the broker restarting (it reconnects and republishes every state under a
@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
 from controller.camera import CameraObservation
 from controller.crosscheck import CrossCheck
 from controller.errors import TableError
@@ -39,19 +37,17 @@ from controller.events import (
     CardDrawn,
     Event,
     Halt,
-    MalformedEvent,
     SeatDisconnected,
     Tick,
-    event_from_json,
 )
-from controller.messages import Command
-from controller.runtime import TableRunner
-from controller.table import ROLES, Phase, TableState
-from controller.topics import Sender, Topics
+from controller.inbound import CommandRejected, parse_command
+from controller.table import Phase, TableState
+from controller.topics import Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
+from tablectl.runtime import TableRunner
 
-__all__ = ["Inbound", "Publisher", "TableService", "parse_command"]
+__all__ = ["Inbound", "Publisher", "TableService"]
 
 STOP = "stop"
 
@@ -83,82 +79,11 @@ class Inbound:
     result: list[Any] = field(default_factory=list, compare=False)
 
 
-class CommandRejected(TableError):
-    """A command that is malformed or that its sender may not send; nothing changes."""
-
-    def __init__(self, command_id: str, command: str, reason: str) -> None:
-        super().__init__(reason)
-        self.command_id = command_id
-        self.command = command
-
-
-def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
-    """A command payload from ``sender`` → (correlation id, event); raises CommandRejected.
-
-    >>> cid, event = parse_command(Sender("seat", "3"),
-    ...     b'{"v": 1, "id": "c1", "command": "decide", "hand": "player", "option": "check"}')
-    >>> cid, event.actor, event.seat
-    ('c1', 'seat:3', 'seat:3')
-    """
-    try:
-        raw = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        reason = f"expected a JSON object, got {payload[:60]!r}: {error}"
-        raise CommandRejected("", "", reason) from None
-    if not isinstance(raw, dict):
-        raise CommandRejected("", "", f"expected a JSON object, got {type(raw).__name__}")
-    command_id = str(raw.get("id", ""))[:64]
-    name = str(raw.get("command", ""))[:40]
-    try:
-        command = Command.model_validate(raw)
-    except ValidationError as error:
-        reasons = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(message)'}: {e['msg']}"
-            for e in error.errors()
-        )
-        raise CommandRejected(command_id, name, reasons) from None
-    if sender.role == "seat":
-        actor = f"seat:{sender.seat}"
-    elif sender.role == "pit":
-        actor = f"pit:{command.by or 'pit'}"
-    else:
-        actor = sender.role
-    doc: dict[str, Any] = dict(command.model_extra or {})
-    if "actor" in doc or "kind" in doc:
-        raise CommandRejected(
-            command.id,
-            command.command,
-            "the fields 'actor' and 'kind' come from the topic and 'command'",
-        )
-    if sender.role == "seat":
-        claimed = doc.get("seat", actor)
-        if claimed not in (actor, sender.seat):
-            raise CommandRejected(command.id, command.command, f"{actor} may not act for {claimed}")
-        if "seat" in doc or command.command in _SEAT_FIELD:
-            doc["seat"] = actor
-    try:
-        event = event_from_json({"kind": command.command, "actor": actor, **doc})
-    except MalformedEvent as error:
-        raise CommandRejected(command.id, command.command, str(error)) from None
-    allowed = ROLES.get(type(event), frozenset())
-    if sender.role not in allowed:
-        raise CommandRejected(
-            command.id,
-            command.command,
-            f"{command.command} may not come from the {sender.role}: only "
-            + ", ".join(sorted(allowed)),
-        )
-    return command.id, event
-
-
 #: the audiences shown the hardware's status (the shoe, the camera, the broker, the journal)
 STAFF = (DEALER, PIT)
 
 #: the longest the table waits for its publisher to have sent a card's public event
 HANDOVER_LIMIT_SECONDS = 0.002
-
-#: seat commands whose ``seat`` field is filled in from the topic
-_SEAT_FIELD = frozenset({"place_bet", "undo_bet", "clear_bets", "rebet", "double", "decide"})
 
 
 class TableService:

@@ -1,1 +1,0 @@
-"""Subcommands of ``tablectl``, one module each, wired in by :mod:`controller.cli`."""

@@ -1,0 +1,1 @@
+"""Subcommands of ``tablectl``, one module each, wired in by :mod:`tablectl.cli`."""
