@@ -9,6 +9,8 @@ replay must rebuild the same table.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +34,7 @@ __all__ = [
     "Decide",
     "Double",
     "Event",
+    "Fault",
     "Halt",
     "MalformedEvent",
     "NoMoreBets",
@@ -282,6 +285,23 @@ class Tick(Event):
     kind: ClassVar[str] = "tick"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fault(Event):
+    """The table could not apply the input journaled just before this one.
+
+    ``failed`` is that input's kind and ``of`` its actor; ``error`` says what went wrong.
+    Nothing of the failed input was applied. A card (``halts``) stops dealing, since the
+    felt and the table now differ; anything else is refused to its sender and alerted to
+    the pit, and the table goes on. A replay meets the same failure and this row after it.
+    """
+
+    kind: ClassVar[str] = "fault"
+    failed: str
+    of: str
+    error: str
+    halts: bool = False
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -289,7 +309,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         NoMoreBets, CardDrawn,
         Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, RestoreSequence, Redeal,
         DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double,
-        SeatDisconnected, Tick,
+        SeatDisconnected, Tick, Fault,
     )
 }  # fmt: skip
 
@@ -348,8 +368,32 @@ def _flag(raw: object) -> bool:
     return raw
 
 
+#: an amount as written: whole units, a plain decimal or a fraction, no sign or exponent
+_AMOUNT = re.compile(r"\d{1,15}(?:\.\d{1,6}|/[1-9]\d{0,14})?")
+
+
 def _amount(raw: object) -> Fraction:
-    return Fraction(str(raw))
+    """An amount of money: ``10``, ``12.5``, ``"12.5"`` or ``"25/2"`` (as the journal keeps it).
+
+    >>> _amount("25/2"), _amount(10), _amount(0.5)
+    (Fraction(25, 2), Fraction(10, 1), Fraction(1, 2))
+    >>> _amount("1e999999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected an amount such as 10, 12.5 or 25/2, got '1e999999999'
+    """
+    if isinstance(raw, str):
+        text = raw.strip()
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        text = str(raw) if raw < 10**15 else "?"
+    elif isinstance(raw, float):
+        text = repr(raw) if math.isfinite(raw) else "?"
+    else:
+        text = "?"
+    if _AMOUNT.fullmatch(text) is None:
+        shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:40] + "…"
+        raise ValueError(f"expected an amount such as 10, 12.5 or 25/2, got {shown}")
+    return Fraction(text)
 
 
 _READERS: dict[str, Callable[[Any], object]] = {
@@ -360,6 +404,7 @@ _READERS: dict[str, Callable[[Any], object]] = {
     "read": lambda raw: None if raw is None else int(raw),
     "index": int,
     "dark": _flag,
+    "halts": _flag,
 }
 
 # per event type: its fields (name, how to read it, whether it may be left out), and every key

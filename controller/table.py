@@ -39,6 +39,7 @@ from controller.events import (
     Decide,
     Double,
     Event,
+    Fault,
     Halt,
     NoMoreBets,
     OpenTable,
@@ -1459,6 +1460,7 @@ ROLES: dict[type[Event], frozenset[str]] = {
     CardDrawn: frozenset({"shoe"}),
     SeatDisconnected: frozenset({"system"}),
     Tick: frozenset({"timer"}),
+    Fault: frozenset({"system"}),
 }
 
 _NOBODY: frozenset[str] = frozenset()
@@ -1560,6 +1562,21 @@ def _close(state: TableState, event: Event, now: float) -> tuple[TableState, lis
     return state, [_phase_action(state)]
 
 
+def _fault(state: TableState, event: Fault) -> tuple[TableState, list[Action]]:
+    """The input before this one failed and changed nothing: refuse it to its sender, tell
+    the pit, and halt when it was a card (the felt holds a card the table does not)."""
+    what = f"the table could not apply a {event.failed} from {event.of}: {event.error}"
+    actions = [
+        Action("refused", {"command": event.failed, "actor": event.of,
+                           "reason": f"{what}; nothing changed"}),
+        Action("alert", {"level": "error", "audience": "pit", "message": f"fault: {what}"}),
+    ]  # fmt: skip
+    if event.halts and state.round is not None:
+        state, more = _halt(state, f"{what}: check the layout", "system")
+        actions += more
+    return state, actions
+
+
 def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableState, list[Action]]:
     if state.round is None or state.phase is Phase.HALTED:
         raise _refuse("halt", state, "no round is in play" if state.round is None else "")
@@ -1591,6 +1608,7 @@ _HANDLERS: dict[type[Event], _Handler] = {
     ),
     ConfirmPayment: _untimed(_payment),
     Halt: _halt_command,
+    Fault: _untimed(_fault),
     Resume: _resume,
     VoidRound: _untimed(_void),
     RestoreSequence: _restore,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +20,7 @@ from typing import Any
 
 from config.schema import GAMES_DIR, game_from_text
 from controller.errors import TableError
-from controller.events import Action, Event, event_from_json, event_to_json
+from controller.events import Action, CardDrawn, Event, Fault, event_from_json, event_to_json
 from controller.games import Seating
 from controller.journal import (
     PROGRESS_ROWS,
@@ -33,7 +34,17 @@ from controller.journal import (
 from controller.table import TableConfig, TableState, handle, new_table
 from drivers.storage.sqlite_journal import SqliteJournal
 
-__all__ = ["Observer", "ReplayStep", "TableRunner", "header_record", "rebuild", "replay"]
+__all__ = [
+    "Observer",
+    "ReplayStep",
+    "TableRunner",
+    "fault_of",
+    "header_record",
+    "rebuild",
+    "replay",
+]
+
+_log = logging.getLogger(__name__)
 
 HEADER = "table_configured"
 
@@ -155,21 +166,68 @@ def _read(
 def _replay_rows(
     rows: list[Row], source: str, progress: Progress | None = None
 ) -> Iterator[ReplayStep]:
-    """The steps of a journal already read and checked (``progress``: see :func:`replay`)."""
+    """The steps of a journal already read and checked (``progress``: see :func:`replay`).
+
+    An input whose handling failed when it was live fails again here, changes nothing and
+    shows no actions; its :class:`~controller.events.Fault` row follows (:func:`_settled`).
+    Where a fault row follows an input that this release applies, the input is undone: the
+    journal says what the table applied.
+    """
     state = new_table(config_from_header(parse_record(rows[0][2]), source))
-    if progress is None:
-        for seq, at, event in _events(rows):
-            state, actions = handle(state, event, at)
-            yield ReplayStep(seq, at, event, state, actions)
-        return
     total = len(rows)
-    progress(1, total)  # the header
+    if progress is not None:
+        progress(1, total)  # the header
+    failed: Failure | None = None
+    prior = state
     for done, (seq, at, event) in enumerate(_events(rows), 2):
-        state, actions = handle(state, event, at)
+        if failed is not None:
+            _settled(failed, event, source)
+            failed = None
+        if event.__class__ is Fault:
+            state = prior  # the input before it was not applied live: nor is it here
+        prior = state
+        try:
+            state, actions = handle(state, event, at)
+        except Exception as error:  # it failed live too: its fault row comes next
+            failed, actions = (event, error), []
         yield ReplayStep(seq, at, event, state, actions)
-        if not done % PROGRESS_ROWS:
+        if progress is not None and not done % PROGRESS_ROWS:
             progress(done, total)
-    progress(total, total)
+    if progress is not None:
+        progress(total, total)
+
+
+#: an input whose handling raised: the event, and what it raised
+Failure = tuple[Event, Exception]
+
+
+def _described(error: Exception) -> str:
+    """What went wrong, in one bounded line."""
+    text = f"{type(error).__name__}: {error}".replace("\n", " ")
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def fault_of(event: Event, error: Exception) -> Fault:
+    """The fault recorded after ``event`` when handling it raised ``error``."""
+    return Fault(
+        actor="system",
+        failed=event.kind,
+        of=event.actor,
+        error=_described(error),
+        halts=isinstance(event, CardDrawn),
+    )
+
+
+def _settled(failed: Failure, event: Event, source: str) -> None:
+    """Check that the row after a failed input is the fault the table records after it."""
+    bad, error = failed
+    if isinstance(event, Fault) and event.failed == bad.kind:
+        return
+    raise TableError(
+        f"{source}: a {bad.kind} from {bad.actor} cannot be applied ({_described(error)}), "
+        f"and the row after it is a {event.kind}, not its fault: the table that wrote this "
+        "journal handled it differently (another release?)"
+    ) from error
 
 
 def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event]]:
@@ -193,19 +251,49 @@ def rebuild(
     commands' exceptions), and its passes over the rows and the states would cost a tenth
     of the replay.
     """
+    return _rebuild(journal, source, observe)[0]
+
+
+def _rebuild(
+    journal: Journal, source: str, observe: Observer | None
+) -> tuple[TableState, Failure | None]:
+    """:func:`rebuild`, and the last row's failure when no fault row follows it (the table
+    stopped between the two)."""
+    failed: Failure | None = None
     with _collector_paused(), journal.checked_records() as records:
         if not records:
             raise TableError(f"{source}: the journal is empty")
         state = new_table(config_from_header(parse_record(records[0][1]), source))
+        prior = state
         if observe is None:
             for at, event in _decoded(records):
-                state, _ = handle(state, event, at)
+                if failed is not None:
+                    _settled(failed, event, source)
+                    failed = None
+                if event.__class__ is Fault:
+                    state = prior  # the input before it was not applied live: nor here
+                prior = state
+                try:
+                    state, _ = handle(state, event, at)
+                except Exception as error:  # it failed live too: its fault row comes next
+                    failed = (event, error)
         else:
             for at, event in _decoded(records):
-                after, actions = handle(state, event, at)
+                if failed is not None:
+                    _settled(failed, event, source)
+                    failed = None
+                if event.__class__ is Fault and state is not prior:
+                    observe(state, prior, [])  # undone: the input before was not applied live
+                    state = prior
+                prior = state
+                try:
+                    after, actions = handle(state, event, at)
+                except Exception as error:
+                    failed = (event, error)
+                    continue
                 observe(state, after, actions)
                 state = after
-    return state
+    return state, failed
 
 
 def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event]]:
@@ -254,11 +342,17 @@ class TableRunner:
         :func:`rebuild`)."""
         journal = SqliteJournal(path, sync)
         try:
-            state = rebuild(journal, str(path), observe)
+            state, failed = _rebuild(journal, str(path), observe)
         except BaseException:
             journal.close()
             raise
-        return cls(state, journal)
+        runner = cls(state, journal)
+        if failed is not None:  # it stopped between a failed input and its fault: record it
+            before = runner.state
+            actions = runner._fault(*failed, time.time())
+            if observe is not None:
+                observe(before, runner.state, actions)
+        return runner
 
     def submit(self, event: Event, now: float) -> list[Action]:
         """Journal ``event``, then apply it; return what the outside world must do."""
@@ -272,7 +366,18 @@ class TableRunner:
             self._slowest = max(self.write_ms)
         elif ms > self._slowest:
             self._slowest = ms
-        self.state, actions = handle(self.state, event, now)
+        try:
+            self.state, actions = handle(self.state, event, now)
+        except Exception as error:  # nothing of it was applied: record why, and go on
+            return self._fault(event, error, now)
+        return actions
+
+    def _fault(self, event: Event, error: Exception, now: float) -> list[Action]:
+        """Journal and apply the fault after ``event``, whose handling raised ``error``."""
+        _log.error("the table could not apply %s from %s", event.kind, event.actor, exc_info=error)
+        fault = fault_of(event, error)
+        self.journal.append(event_to_json(fault), now)
+        self.state, actions = handle(self.state, fault, now)
         return actions
 
     def journal_status(self) -> dict[str, float | int]:

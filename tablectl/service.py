@@ -21,6 +21,7 @@ while it was away).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -45,9 +46,12 @@ from controller.table import Phase, TableState
 from controller.topics import Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
+from drivers.storage.sqlite_journal import JournalError
 from tablectl.runtime import TableRunner
 
 __all__ = ["Inbound", "Publisher", "TableService"]
+
+_log = logging.getLogger(__name__)
 
 STOP = "stop"
 
@@ -123,6 +127,7 @@ class TableService:
         }
         self.published = 0
         self.rejected = 0
+        self.faults = 0  # inputs whose handling raised outside the state machine
         self._thread: threading.Thread | None = None
         self._last_rebirth = 0.0
         self.error: BaseException | None = None
@@ -201,7 +206,7 @@ class TableService:
                 return False
             self._busy = True
         try:
-            self._handle(inbound)
+            self._handle_safely(inbound)
             self.inline += 1
         except BaseException as error:
             self.error = error
@@ -316,13 +321,39 @@ class TableService:
                 if inbound.kind == STOP:
                     return
                 try:
-                    self._handle(inbound)
+                    self._handle_safely(inbound)
                 finally:
                     if inbound.done is not None:
                         inbound.done.set()
             finally:
                 with self._turn:
                     self._busy = False
+
+    def _handle_safely(self, inbound: Inbound) -> None:
+        """Handle one input; no input stops the table but a journal that cannot be written
+        (nothing more could be made durable: the table stops, with that reason)."""
+        try:
+            self._handle(inbound)
+        except JournalError:
+            raise
+        except Exception as error:
+            self._unexpected(inbound, error)
+
+    def _unexpected(self, inbound: Inbound, error: Exception) -> None:
+        """Handling one input raised outside the table's own state machine (a view, a
+        publication): what the table applied stays applied and journaled, the pit manager is
+        alerted, and the next input is handled as usual."""
+        self.faults += 1
+        _log.error("could not handle a %s input", inbound.kind, exc_info=error)
+        text = f"{type(error).__name__}: {error}".replace("\n", " ")[:300]
+        try:
+            self._alert(
+                "error",
+                f"fault: a {inbound.kind} input failed ({text}); the table goes on",
+                self.clock(),
+            )
+        except Exception:  # the alert itself could not be built or sent: the log has it
+            _log.exception("could not alert the pit to a fault")
 
     def _on_timer(self) -> None:
         state = self.runner.state

@@ -1,0 +1,216 @@
+"""An input whose handling raises never stops the table: it is journaled as a fault, refused
+to its sender, alerted to the pit, and the table goes on (a card halts it: the felt holds a
+card the table does not). A restart replays the same failure and the same fault to the same
+table. Only a journal that cannot be written stops the table.
+
+The failure is made by replacing one of the state machine's handlers with one that raises,
+as a bug in it would; everything else (journal file, service, replay) is the real thing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import table as table_module
+from controller.events import CardDrawn, Decide, Event, Fault, PlaceBet, StartRound, event_to_json
+from controller.table import Phase
+from tablectl.runtime import TableRunner, rebuild, replay
+from tablectl.service import Inbound, TableService
+from tests.controller.round_script import T0, header, rounds
+
+
+class Collected:
+    """A publisher that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
+        self.messages.append((topic, payload))
+        return True
+
+    def flush(self, timeout: float) -> bool:
+        return True
+
+    def texts(self, fragment: str) -> list[str]:
+        return [p.decode() for t, p in self.messages if fragment in t]
+
+
+def explode(state: Any, event: Event, now: float) -> Any:
+    raise RuntimeError(f"a bug while handling {event.kind}")
+
+
+@pytest.fixture
+def broken(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Make the handler of one event class raise (for as long as the test runs)."""
+
+    def breaking(cls: type[Event]) -> None:
+        monkeypatch.setitem(table_module._HANDLERS, cls, explode)
+
+    yield breaking
+
+
+def journal_kinds(runner: TableRunner) -> list[str]:
+    return [str(entry.record.get("kind")) for entry in runner.journal.entries()]
+
+
+def test_a_failing_command_is_refused_journaled_as_a_fault_and_the_table_goes_on(
+    tmp_path: Path, broken: Any
+) -> None:
+    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
+    events = rounds(1)
+    for event, at in events[:2]:  # the table opens, a round starts
+        runner.submit(event, at)
+    broken(PlaceBet)
+    bet, at = events[2]
+    actions = runner.submit(bet, at)
+    refused = [a.data for a in actions if a.kind == "refused"]
+    assert refused and refused[0]["command"] == "place_bet" and refused[0]["actor"] == "seat:1"
+    assert "RuntimeError: a bug while handling place_bet" in refused[0]["reason"]
+    alerts = [a.data for a in actions if a.kind == "alert"]
+    assert alerts[0]["audience"] == "pit" and alerts[0]["message"].startswith("fault: ")
+    assert runner.state.phase is Phase.BETTING  # nothing of the bet, and no halt
+    assert not runner.state.round.stakes  # type: ignore[union-attr]
+    assert journal_kinds(runner)[-2:] == ["place_bet", "fault"]
+    # the table goes on: the same bet once the handler works again is applied
+    table_module._HANDLERS[PlaceBet] = table_module._bet
+    runner.submit(bet, at + 1)
+    assert runner.state.round.stakes  # type: ignore[union-attr]
+    runner.close()
+
+
+def test_a_failing_card_halts_the_table_and_a_restart_rebuilds_the_same_table(
+    tmp_path: Path, broken: Any
+) -> None:
+    path = tmp_path / "t.journal"
+    runner = TableRunner.create(path, header(), T0)
+    events = rounds(1)
+    first_card = next(i for i, (e, _) in enumerate(events) if isinstance(e, CardDrawn))
+    for event, at in events[:first_card]:
+        runner.submit(event, at)
+    broken(CardDrawn)
+    card, at = events[first_card]
+    runner.submit(card, at)
+    assert runner.state.phase is Phase.HALTED
+    assert "could not apply a card_drawn from shoe" in runner.state.round.halt_reason  # type: ignore[union-attr]
+    live = runner.state
+    runner.close()
+    # the handler is still broken: the replay meets the same failure, then its fault row
+    again = TableRunner.recover(path)
+    assert again.state == live
+    steps = list(replay(again.journal))
+    assert steps[-2].event.kind == "card_drawn" and steps[-2].actions == []
+    assert isinstance(steps[-1].event, Fault) and steps[-1].state == live
+    again.close()
+
+
+def test_a_release_that_applies_a_failed_input_still_rebuilds_what_the_table_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.journal"
+    runner = TableRunner.create(path, header(), T0)
+    events = rounds(1)
+    for event, at in events[:2]:
+        runner.submit(event, at)
+    monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
+    runner.submit(*events[2])
+    live = runner.state
+    runner.close()
+    monkeypatch.setitem(table_module._HANDLERS, PlaceBet, table_module._bet)  # "fixed"
+    seen: list[tuple[Any, Any]] = []
+    again = TableRunner.recover(
+        path, observe=lambda before, after, actions: seen.append((before, after))
+    )
+    assert again.state == live  # the bet the live table refused is not applied now either
+    assert seen[-1][1] == live
+    again.close()
+
+
+def test_a_replay_that_fails_where_the_table_did_not_stops_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.journal"
+    runner = TableRunner.create(path, header(), T0)
+    for event, at in rounds(1)[:4]:
+        runner.submit(event, at)
+    runner.close()
+    monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
+    with pytest.raises(Exception, match=r"cannot be applied .* not its fault"):
+        TableRunner.recover(path)
+
+
+def test_a_table_stopped_between_a_failed_input_and_its_fault_records_the_fault_on_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.journal"
+    runner = TableRunner.create(path, header(), T0)
+    events = rounds(1)
+    for event, at in events[:2]:
+        runner.submit(event, at)
+    runner.journal.append(event_to_json(events[2][0]), events[2][1])  # journaled, then the crash
+    runner.close()
+    monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
+    again = TableRunner.recover(path)
+    assert journal_kinds(again)[-2:] == ["place_bet", "fault"]
+    assert again.state.phase is Phase.BETTING
+    assert rebuild(again.journal) == again.state
+    again.close()
+
+
+def test_the_service_tells_the_sender_and_the_pit_and_handles_the_next_input(
+    tmp_path: Path, broken: Any
+) -> None:
+    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
+    published = Collected()
+    service = TableService(runner, published)
+    service.start()
+    try:
+        for event, _ in rounds(1)[:2]:
+            service.submit(event)
+        broken(Decide)
+        service.put(Inbound("command", topic="tablectl/S1/seat/1/cmd", payload=json.dumps(
+            {"v": 1, "id": "c9", "command": "decide", "hand": "player", "option": "check"}
+        ).encode()))  # fmt: skip
+        service.sync()
+        replies = [json.loads(t) for t in published.texts("reply")]
+        assert replies and replies[-1]["ok"] is False and "RuntimeError" in replies[-1]["reason"]
+        assert any(
+            "fault: the table could not apply a decide" in t for t in published.texts("alert")
+        )
+        # the next input is handled as usual
+        assert service.submit(StartRound(actor="dealer"))  # refused (a round is in play), answered
+        assert service.error is None and service._thread is not None
+        assert service._thread.is_alive()
+    finally:
+        service.stop()
+        runner.close()
+
+
+def test_a_failure_outside_the_state_machine_is_alerted_and_the_table_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
+    published = Collected()
+    service = TableService(runner, published)
+    service.start()
+    try:
+
+        def broken_states(*args: Any, **kwargs: Any) -> Any:
+            raise ValueError("a view could not be built")
+
+        monkeypatch.setattr(service.projector, "states", broken_states)
+        service.put(Inbound("rebirth"))
+        service.sync()
+        assert service.faults == 1
+        assert any("a rebirth input failed (ValueError" in t for t in published.texts("alert"))
+        monkeypatch.undo()
+        service.submit(rounds(1)[0][0])  # the table opens: it goes on
+        assert service.state.phase is Phase.IDLE
+    finally:
+        service.stop()
+        runner.close()
