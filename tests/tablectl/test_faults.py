@@ -22,23 +22,7 @@ from controller.table import Phase
 from tablectl.runtime import TableRunner, rebuild, replay
 from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header, rounds
-
-
-class Collected:
-    """A publisher that keeps what it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, bytes]] = []
-
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
-        self.messages.append((topic, payload))
-        return True
-
-    def flush(self, timeout: float) -> bool:
-        return True
-
-    def texts(self, fragment: str) -> list[str]:
-        return [p.decode() for t, p in self.messages if fragment in t]
+from tests.support.publisher import Collected
 
 
 def explode(state: Any, event: Event, now: float) -> Any:
@@ -55,17 +39,36 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield breaking
 
 
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[TableService, Collected]]:
+    """A table service on a new journal, started, with the messages it publishes."""
+    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
+    published = Collected()
+    service = TableService(runner, published)
+    service.start()
+    yield service, published
+    service.stop()
+    runner.close()
+
+
 def journal_kinds(runner: TableRunner) -> list[str]:
     return [str(entry.record.get("kind")) for entry in runner.journal.entries()]
+
+
+def a_table_in_play(path: Path, applied: int = 2) -> tuple[TableRunner, list[tuple[Event, float]]]:
+    """A new journal at ``path`` whose table applied the first ``applied`` inputs of a round
+    (opened, and a round started), and the whole round's inputs."""
+    runner = TableRunner.create(path, header(), T0)
+    events = rounds(1)
+    for event, at in events[:applied]:
+        runner.submit(event, at)
+    return runner, events
 
 
 def test_a_failing_command_is_refused_journaled_as_a_fault_and_the_table_goes_on(
     tmp_path: Path, broken: Any
 ) -> None:
-    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
-    events = rounds(1)
-    for event, at in events[:2]:  # the table opens, a round starts
-        runner.submit(event, at)
+    runner, events = a_table_in_play(tmp_path / "t.journal")
     broken(PlaceBet)
     bet, at = events[2]
     actions = runner.submit(bet, at)
@@ -113,10 +116,7 @@ def test_a_release_that_applies_a_failed_input_still_rebuilds_what_the_table_did
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "t.journal"
-    runner = TableRunner.create(path, header(), T0)
-    events = rounds(1)
-    for event, at in events[:2]:
-        runner.submit(event, at)
+    runner, events = a_table_in_play(path)
     monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
     runner.submit(*events[2])
     live = runner.state
@@ -135,9 +135,7 @@ def test_a_replay_that_fails_where_the_table_did_not_stops_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "t.journal"
-    runner = TableRunner.create(path, header(), T0)
-    for event, at in rounds(1)[:4]:
-        runner.submit(event, at)
+    runner, _ = a_table_in_play(path, applied=4)
     runner.close()
     monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
     with pytest.raises(Exception, match=r"cannot be applied .* not its fault"):
@@ -148,10 +146,7 @@ def test_a_table_stopped_between_a_failed_input_and_its_fault_records_the_fault_
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "t.journal"
-    runner = TableRunner.create(path, header(), T0)
-    events = rounds(1)
-    for event, at in events[:2]:
-        runner.submit(event, at)
+    runner, events = a_table_in_play(path)
     runner.journal.append(event_to_json(events[2][0]), events[2][1])  # journaled, then the crash
     runner.close()
     monkeypatch.setitem(table_module._HANDLERS, PlaceBet, explode)
@@ -163,54 +158,38 @@ def test_a_table_stopped_between_a_failed_input_and_its_fault_records_the_fault_
 
 
 def test_the_service_tells_the_sender_and_the_pit_and_handles_the_next_input(
-    tmp_path: Path, broken: Any
+    running: tuple[TableService, Collected], broken: Any
 ) -> None:
-    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
-    published = Collected()
-    service = TableService(runner, published)
-    service.start()
-    try:
-        for event, _ in rounds(1)[:2]:
-            service.submit(event)
-        broken(Decide)
-        service.put(Inbound("command", topic="tablectl/S1/seat/1/cmd", payload=json.dumps(
-            {"v": 1, "id": "c9", "command": "decide", "hand": "player", "option": "check"}
-        ).encode()))  # fmt: skip
-        service.sync()
-        replies = [json.loads(t) for t in published.texts("reply")]
-        assert replies and replies[-1]["ok"] is False and "RuntimeError" in replies[-1]["reason"]
-        assert any(
-            "fault: the table could not apply a decide" in t for t in published.texts("alert")
-        )
-        # the next input is handled as usual
-        assert service.submit(StartRound(actor="dealer"))  # refused (a round is in play), answered
-        assert service.error is None and service._thread is not None
-        assert service._thread.is_alive()
-    finally:
-        service.stop()
-        runner.close()
+    service, published = running
+    for event, _ in rounds(1)[:2]:
+        service.submit(event)
+    broken(Decide)
+    service.put(Inbound("command", topic="tablectl/S1/seat/1/cmd", payload=json.dumps(
+        {"v": 1, "id": "c9", "command": "decide", "hand": "player", "option": "check"}
+    ).encode()))  # fmt: skip
+    service.sync()
+    replies = [json.loads(t) for t in published.texts("reply")]
+    assert replies and replies[-1]["ok"] is False and "RuntimeError" in replies[-1]["reason"]
+    assert any("fault: the table could not apply a decide" in t for t in published.texts("alert"))
+    # the next input is handled as usual
+    assert service.submit(StartRound(actor="dealer"))  # refused (a round is in play), answered
+    assert service.error is None and service._thread is not None
+    assert service._thread.is_alive()
 
 
 def test_a_failure_outside_the_state_machine_is_alerted_and_the_table_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    running: tuple[TableService, Collected], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    runner = TableRunner.create(tmp_path / "t.journal", header(), T0)
-    published = Collected()
-    service = TableService(runner, published)
-    service.start()
-    try:
+    service, published = running
 
-        def broken_states(*args: Any, **kwargs: Any) -> Any:
-            raise ValueError("a view could not be built")
+    def broken_states(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a view could not be built")
 
-        monkeypatch.setattr(service.projector, "states", broken_states)
-        service.put(Inbound("rebirth"))
-        service.sync()
-        assert service.faults == 1
-        assert any("a rebirth input failed (ValueError" in t for t in published.texts("alert"))
-        monkeypatch.undo()
-        service.submit(rounds(1)[0][0])  # the table opens: it goes on
-        assert service.state.phase is Phase.IDLE
-    finally:
-        service.stop()
-        runner.close()
+    monkeypatch.setattr(service.projector, "states", broken_states)
+    service.put(Inbound("rebirth"))
+    service.sync()
+    assert service.faults == 1
+    assert any("a rebirth input failed (ValueError" in t for t in published.texts("alert"))
+    monkeypatch.undo()
+    service.submit(rounds(1)[0][0])  # the table opens: it goes on
+    assert service.state.phase is Phase.IDLE

@@ -17,20 +17,7 @@ from drivers.storage.sqlite_journal import JournalError
 from tablectl.runtime import TableRunner, header_record
 from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header, rounds
-
-
-class Collected:
-    """A publisher that keeps what it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, bytes]] = []
-
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> bool:
-        self.messages.append((topic, payload))
-        return True
-
-    def flush(self, timeout: float) -> bool:
-        return True  # kept at once
+from tests.support.publisher import Collected
 
 
 @pytest.fixture
