@@ -76,7 +76,8 @@ def _constant(text: str) -> object:
 
 def _depth(value: object) -> int:
     """How deep objects and arrays nest in ``value`` (a scalar is 0), walked without recursion
-    and stopping as soon as :data:`MAX_NESTING` is passed."""
+    and stopping as soon as :data:`MAX_NESTING` is passed; text that is not Unicode (a lone
+    surrogate, which JSON can write as ``\\ud800``) is refused on the way."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, level = stack.pop()
@@ -84,8 +85,15 @@ def _depth(value: object) -> int:
             deepest = max(deepest, level)
             if deepest > MAX_NESTING:
                 break
-            children = item.values() if isinstance(item, dict) else item
+            children = [*item, *item.values()] if isinstance(item, dict) else item
             stack.extend((child, level + 1) for child in children)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _Unreadable(
+                    f"expected text in Unicode, got a lone surrogate in {item[:40]!r}"
+                ) from None
     return deepest
 
 

@@ -43,7 +43,7 @@ from controller.events import (
 )
 from controller.inbound import CommandRejected, parse_command
 from controller.table import Phase, TableState
-from controller.topics import Topics
+from controller.topics import Sender, Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
 from drivers.storage.sqlite_journal import JournalError
@@ -128,6 +128,7 @@ class TableService:
         self.published = 0
         self.rejected = 0
         self.faults = 0  # inputs whose handling raised outside the state machine
+        self._applied: Event | None = None  # what the input being handled applied, if anything
         self._thread: threading.Thread | None = None
         self._last_rebirth = 0.0
         self.error: BaseException | None = None
@@ -332,6 +333,7 @@ class TableService:
     def _handle_safely(self, inbound: Inbound) -> None:
         """Handle one input; no input stops the table but a journal that cannot be written
         (nothing more could be made durable: the table stops, with that reason)."""
+        self._applied = None
         try:
             self._handle(inbound)
         except JournalError:
@@ -347,13 +349,31 @@ class TableService:
         _log.error("could not handle a %s input", inbound.kind, exc_info=error)
         text = f"{type(error).__name__}: {error}".replace("\n", " ")[:300]
         try:
-            self._alert(
-                "error",
-                f"fault: a {inbound.kind} input failed ({text}); the table goes on",
-                self.clock(),
-            )
+            message = f"fault: a {inbound.kind} input failed ({text}); the table goes on"
+            self._alert("error", message, self.clock())
+            if inbound.kind == "command":
+                self._answer_failed(inbound, text)
         except Exception:  # the alert itself could not be built or sent: the log has it
             _log.exception("could not alert the pit to a fault")
+
+    def _answer_failed(self, inbound: Inbound, text: str) -> None:
+        """Answer a command whose handling failed: its sender is not left waiting."""
+        sender = self.topics.sender_of(inbound.topic)
+        if sender is None:
+            return
+        try:
+            command_id, event = parse_command(sender, inbound.payload)
+            name = event.kind
+        except CommandRejected as error:
+            command_id, name = error.command_id, error.command
+        applied = self._applied is not None and self._applied.kind == name
+        if applied:  # the table took it; what failed came after (a view, a publication)
+            reason = f"applied; the table failed afterwards ({text}); the pit manager was alerted"
+        else:
+            reason = f"the table failed while handling it ({text}); the pit manager was alerted"
+        audience = _audience(sender)
+        now = self.clock()
+        self._publish([self.projector.reply(audience, command_id, name, applied, reason, now)])
 
     def _on_timer(self) -> None:
         state = self.runner.state
@@ -417,6 +437,8 @@ class TableService:
         before = self.runner.state
         actions = self.runner.submit(event, now)
         after = self.runner.state
+        refused = any(a.kind == "refused" and a.data.get("command") == event.kind for a in actions)
+        self._applied = None if refused else event  # journaled and applied, whatever comes next
         gates = [bool(a.data["locked"]) for a in actions if a.kind == "shoe_gate"]
         if self.gate is not None and gates and gates[-1]:
             self.gate(True)  # locked at once: no card may slip out while we publish
@@ -459,7 +481,7 @@ class TableService:
         sender = self.topics.sender_of(topic)
         if sender is None:
             return
-        audience = f"seat:{sender.seat}" if sender.role == "seat" else sender.role
+        audience = _audience(sender)
         try:
             command_id, event = parse_command(sender, payload)
         except CommandRejected as error:
@@ -549,6 +571,11 @@ class TableService:
         for message in messages:
             if self.publisher.publish(message.topic, message.payload, retain=message.retain):
                 self.published += 1
+
+
+def _audience(sender: Sender) -> str:
+    """The audience a command's sender is answered as: ``seat:3``, ``dealer`` or ``pit``."""
+    return f"seat:{sender.seat}" if sender.role == "seat" else sender.role
 
 
 def journal_path(base: Path, configured: str) -> Path:

@@ -190,6 +190,15 @@ def test_a_failure_outside_the_state_machine_is_alerted_and_the_table_goes_on(
     service.sync()
     assert service.faults == 1
     assert any("a rebirth input failed (ValueError" in t for t in published.texts("alert"))
+    # a command whose handling fails there is still answered
+    service.put(Inbound("command", topic="tablectl/S1/pit/cmd", payload=json.dumps(
+        {"v": 1, "id": "p1", "command": "open_table", "by": "ann"}
+    ).encode()))  # fmt: skip
+    service.sync()
+    reply = json.loads(published.texts("pit/reply")[-1])
+    assert reply["id"] == "p1" and reply["ok"] is True  # applied: only its views failed
+    assert "applied; the table failed afterwards (ValueError: a view" in reply["reason"]
+    assert service.faults == 2 and service.state.phase is Phase.IDLE
     monkeypatch.undo()
-    service.submit(rounds(1)[0][0])  # the table opens: it goes on
-    assert service.state.phase is Phase.IDLE
+    service.submit(rounds(1)[1][0])  # a round starts: the table goes on
+    assert service.state.phase is Phase.BETTING
