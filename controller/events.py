@@ -137,11 +137,13 @@ class NoMoreBets(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn(Event):
-    """The shoe read a card; ``read`` is the shoe's own sequence number when it has one."""
+    """The shoe read a card; ``read`` is the shoe's own sequence number when it has one, and
+    ``boot`` its boot counter when it has one (a restarted controller goes on from them)."""
 
     kind: ClassVar[str] = "card_drawn"
     card: Card
     read: int | None = None
+    boot: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -402,6 +404,7 @@ _READERS: dict[str, Callable[[Any], object]] = {
     "paid": _amount,
     "spot": Spot,
     "read": lambda raw: None if raw is None else int(raw),
+    "boot": lambda raw: None if raw is None else int(raw),
     "index": int,
     "dark": _flag,
     "halts": _flag,

@@ -9,6 +9,7 @@ simulator on a pseudo-terminal), connects to the broker with a retained will, an
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -116,10 +117,27 @@ class RunningTable:
 
     # ------------------------------------------------------------------ the shoe
 
-    def _shoe_event(self, event: Any) -> None:
-        # handled in the shoe's read thread when the table is idle: a card is journaled,
-        # applied and published with no hand-over, and acknowledged to the shoe after that
-        self.service.offer(Inbound("shoe", item=event))
+    def _shoe_event(self, event: Any) -> bool:
+        """Hand a shoe event to the table; whether the table took it (journaled it).
+
+        Handled in the shoe's read thread when the table is idle: a card is journaled,
+        applied and published with no hand-over. When the table is busy the event waits its
+        turn and this thread waits with it, so the shoe is acknowledged only for what the
+        journal holds, on every path; should the table stop first, nothing is acknowledged
+        and the shoe sends it again after the restart.
+        """
+        inbound = Inbound("shoe", item=event, done=threading.Event())
+        try:
+            if self.service.offer(inbound):
+                return True
+        except Exception:  # the table stopped on it (its reason is in service.error)
+            return False
+        done = inbound.done
+        assert done is not None
+        while not done.wait(0.05):  # set once the table handled it: the journal holds it
+            if not self.service.running:
+                return False
+        return True
 
     def _gate(self, locked: bool) -> None:
         """Shut the shoe's gate, or open it for one card (the table opens it again for the
@@ -157,13 +175,21 @@ class RunningTable:
             url, dialect, baud = shoe.port, shoe.dialect, shoe.baud
             deck_map = load_deck_map(shoe.deck_map) if shoe.deck_map else None
         self.codec = make_codec(dialect, deck_map, deck_size=deck_size)
+        # a shoe on a port outlives this process: go on from the last card the journal kept
+        # (the simulator in this process started afresh with it, and has nothing to resend)
+        if isinstance(self.codec, FramedHostCodec) and isinstance(shoe, SerialShoe):
+            journal = self.runner.journal
+            last = journal.last_of("card_drawn") if isinstance(journal, SqliteJournal) else None
+            if last is not None and last.get("boot") is not None and last.get("read"):
+                self.codec.resume(int(last["boot"]), int(last["read"]))
 
-        def deliver(event: Any) -> None:
-            self._shoe_event(event)
+        def deliver(event: Any) -> bool:
+            taken = self._shoe_event(event)
             if isinstance(event, Connected | Disconnected):
                 self._shoe_status()
                 if isinstance(event, Connected):  # a shoe comes up unlocked: shut the gate
                     self._gate(self.runner.state.phase.value != "dealing")
+            return taken
 
         self.transport = SerialTransport(url, self.codec, deliver, baudrate=baud)
         self.transport.start()

@@ -177,6 +177,12 @@ class TableService:
             self._turn.wait_for(lambda: not self._busy, timeout)
         self._thread = None
 
+    @property
+    def running(self) -> bool:
+        """Whether the table's thread is handling inputs (started, not stopped or failed)."""
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
     def put(self, inbound: Inbound) -> None:
         """Queue an input (thread-safe; callable from paho's and the shoe's threads)."""
         with self._turn:
@@ -321,11 +327,9 @@ class TableService:
                     continue
                 if inbound.kind == STOP:
                     return
-                try:
-                    self._handle_safely(inbound)
-                finally:
-                    if inbound.done is not None:
-                        inbound.done.set()
+                self._handle_safely(inbound)  # a journal that fails stops the table here
+                if inbound.done is not None:  # set only once handled: durable, for a shoe
+                    inbound.done.set()
             finally:
                 with self._turn:
                     self._busy = False
@@ -522,7 +526,8 @@ class TableService:
             if event.burn:
                 self._alert("info", f"burn card read ({event.card}) and set aside", now)
                 return
-            self._apply(CardDrawn(actor="shoe", card=event.card, read=event.record), now)
+            card = CardDrawn(actor="shoe", card=event.card, read=event.record, boot=event.boot)
+            self._apply(card, now)
             return
         if isinstance(event, Connected | Disconnected):
             connected = isinstance(event, Connected)

@@ -6,8 +6,10 @@ monitor and the tests read one vocabulary. Each event class names its ``kind`` (
 explain halts, and nothing is ever guessed.
 
 >>> from controller.cards import Card
->>> CardRead(Card.parse("AS"), record=3, quality=97).to_dict()
-{'event': 'card', 'card': 'AS', 'record': 3, 'quality': 97, 'burn': False, 'device': None}
+>>> CardRead(Card.parse("AS"), record=3, quality=97, boot=2).to_dict()["boot"]
+2
+>>> CardRead(Card.parse("AS"), record=3, quality=97).to_dict()["quality"]
+97
 >>> SequenceGap("shoe", expected=4, received=6).missing
 (4, 5)
 """
@@ -92,7 +94,8 @@ class ShoeEvent:
 
 @dataclass(frozen=True, slots=True)
 class CardRead(ShoeEvent):
-    """A card read by the shoe; ``record`` is the shoe's sequence number when it has one."""
+    """A card read by the shoe; ``record`` is the shoe's sequence number when it has one, and
+    ``boot`` the shoe's boot counter (framed): together they name the read for good."""
 
     kind: ClassVar[EventKind] = EventKind.CARD
     card: Card
@@ -100,6 +103,7 @@ class CardRead(ShoeEvent):
     quality: int | None = None
     burn: bool = False
     device: str | None = None
+    boot: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

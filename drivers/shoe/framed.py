@@ -267,6 +267,10 @@ class FramedHostCodec:
     _inventory: DeckInventory = field(init=False)
     _out: bytearray = field(default_factory=bytearray)
     _tx_seq: int = 0
+    # resumed from a journal and no new record seen since: what comes from behind is a
+    # resend of what the previous host kept, and records it acknowledged without keeping a
+    # card (an empty shoe, a burn card) leave no gap
+    _resumed: bool = False
 
     def __post_init__(self) -> None:
         self._inventory = DeckInventory(self.deck_size)
@@ -286,6 +290,16 @@ class FramedHostCodec:
                 self.stats.corrupt += 1
                 events.append(item)
         return events
+
+    def resume(self, boot: int, record: int) -> None:
+        """Go on from the last record a previous host kept (the shoe's boot counter and the
+        record's number, from the table's journal): a record the shoe resends because that
+        host died before acknowledging it is dropped as a duplicate (and acknowledged),
+        while a shoe that rebooted since says so in its HELLO and starts afresh."""
+        self.boot = boot
+        self.last_record = record
+        self._recent.clear()
+        self._resumed = True
 
     def take_output(self) -> bytes:
         """Acknowledgements and commands owed to the shoe."""
@@ -360,6 +374,7 @@ class FramedHostCodec:
             )
             self.last_record = None
             self._recent.clear()
+            self._resumed = False
         self.boot = boot
         self.device = serial or self.device
         if record == 0:  # an answer to IDENTIFY, not a record
@@ -384,7 +399,9 @@ class FramedHostCodec:
             expected = last % RECORD_MODULUS + 1
             ahead = (record - expected) % RECORD_MODULUS
             if ahead >= RECORD_MODULUS // 2:  # behind: a resend, or a contradiction
-                if self._recent.get(record) == key:
+                if self._recent.get(record) == key or (
+                    self._resumed and record not in self._recent
+                ):
                     self.stats.duplicates += 1
                     events.append(DuplicateDropped(self.device, record))
                 else:
@@ -396,11 +413,12 @@ class FramedHostCodec:
                         )
                     )
                 return
-            if ahead:
+            if ahead and not self._resumed:
                 self.stats.gaps += 1
                 missing = tuple((expected - 1 + k) % RECORD_MODULUS + 1 for k in range(ahead))
                 events.append(SequenceGap(self.device, expected, record, missing))
         self.last_record = record
+        self._resumed = False
         self._recent[record] = key
         if len(self._recent) > 16:
             del self._recent[next(iter(self._recent))]
@@ -426,7 +444,9 @@ class FramedHostCodec:
             if duplicate is not None:
                 return duplicate
             self.stats.cards += 1
-            return CardRead(card, record=record, quality=payload[3], device=self.device)
+            return CardRead(
+                card, record=record, quality=payload[3], device=self.device, boot=self.boot
+            )
         if kind == MessageType.ERROR:
             try:
                 code = ErrorCode(payload[2])

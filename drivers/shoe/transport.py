@@ -51,18 +51,20 @@ class TransportStatus:
 class SerialTransport:
     """Reads a shoe on ``url`` in a thread and delivers decoded events to ``on_event``.
 
-    ``on_event`` runs in the read thread: it may queue the event or handle it there (the
-    running table journals and applies a card in this thread when it is idle), as long as
-    it returns within the shoe's retransmission time; acknowledgements are written after
-    it returns, so a shoe only forgets a record the consumer has taken. Times in the status
-    are ``time.time()`` seconds.
+    ``on_event`` runs in the read thread: it may handle the event there (the running table
+    journals and applies a card in this thread when it is idle) or wait until it is handled
+    elsewhere; acknowledgements are written after it returns, so a shoe only forgets a
+    record the consumer has taken. ``on_event`` returning ``False`` says it has not taken
+    the event (the table stopped first): nothing that read brought is acknowledged, and the
+    shoe sends it again to whoever reads it next. Times in the status are ``time.time()``
+    seconds.
     """
 
     def __init__(
         self,
         url: str,
         codec: ShoeCodec,
-        on_event: Callable[[ShoeEvent], None],
+        on_event: Callable[[ShoeEvent], bool | None],
         *,
         baudrate: int = 9600,
         reconnect: bool = True,
@@ -154,11 +156,13 @@ class SerialTransport:
             status = self._status
             self._status = replace(status, errors=status.errors + 1, last_error=message)
 
-    def _deliver(self, event: ShoeEvent) -> None:
+    def _deliver(self, event: ShoeEvent) -> bool:
+        """Hand ``event`` to the consumer; whether it was taken (see the class)."""
         try:
-            self.on_event(event)
+            return self.on_event(event) is not False
         except Exception as error:  # a consumer bug must not kill the reader
             self._count_error(f"event consumer raised {type(error).__name__}: {error}")
+            return False  # nor may it acknowledge what nobody is known to have kept
 
     def _open(self) -> bool:
         try:
@@ -253,12 +257,13 @@ class SerialTransport:
         events = self.codec.feed(data, now)
         frames = 0
         errors = 0
+        taken = True
         for event in events:
             if isinstance(event, Noise) or event.kind.value == "corrupt":
                 errors += 1
             else:
                 frames += 1
-            self._deliver(event)
+            taken = self._deliver(event) and taken
         with self._lock:
             status = self._status
             self._status = replace(
@@ -269,6 +274,6 @@ class SerialTransport:
                 last_frame_at=time.time() if frames else status.last_frame_at,
             )
         owed = self.codec.take_output()
-        if owed:
+        if owed and taken:
             self.send(owed)
         return True

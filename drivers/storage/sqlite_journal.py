@@ -175,6 +175,13 @@ class SqliteJournal:
                 read[record] = doc.copy()
             yield Entry(seq, at, doc, prev, digest, record)
 
+    def last_of(self, kind: str) -> dict[str, Any] | None:
+        """The record of the latest row of ``kind`` (read backwards from the end), or None."""
+        row: tuple[str] | None = self._db.execute(
+            "SELECT record FROM journal WHERE kind = ? ORDER BY seq DESC LIMIT 1", (kind,)
+        ).fetchone()
+        return None if row is None else parse_record(row[0])
+
     def rows(self) -> list[Row]:
         """Every row as stored, its record unparsed (a replay parses each distinct one once)."""
         rows: list[Row] = self._db.execute(ROWS_QUERY).fetchall()

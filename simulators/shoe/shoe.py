@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -61,7 +61,8 @@ class Fate(StrEnum):
 
 @dataclass(slots=True)
 class Draw:
-    """One card drawn: position, card, fate, whether its message went twice, record, boot."""
+    """One card drawn: position, card, fate, whether its message went twice, record, boot,
+    and (framed) whether the host acknowledged it: the shoe forgets it only then."""
 
     index: int
     card: Card
@@ -69,6 +70,7 @@ class Draw:
     repeated: bool = False
     record: int | None = None
     boot: int = 1
+    acked: bool = False
 
 
 def load_stack(path: str | Path) -> list[Card]:
@@ -119,6 +121,7 @@ class ShoeSimulator:
         device_id: str = "reader-1",
         locked: bool = False,
         endless: bool = False,
+        on_ack: Callable[[Draw], None] | None = None,
     ) -> None:
         self.dialect = Dialect(dialect)
         self.link: Link = make_link(link) if isinstance(link, str) else link
@@ -152,6 +155,8 @@ class ShoeSimulator:
         """Whether the gate is shut (a real shoe powers up locked until the host says)."""
         self.endless = endless
         """Shuffle a fresh deck whenever one runs out (a studio's shuffler), forever."""
+        self.on_ack = on_ack
+        """Told of each card the host acknowledges, as the acknowledgement arrives (framed)."""
         self._swap = threading.Event()
         self.boot = 1
         self.reboots = 0
@@ -463,7 +468,11 @@ class ShoeSimulator:
             record = int.from_bytes(frame.payload, "big")
             self.acks_received += 1
             if self._outstanding and self._outstanding[0].record == record:
-                self._outstanding.pop(0)
+                done = self._outstanding.pop(0)
+                if done.draw is not None:
+                    done.draw.acked = True
+                    if self.on_ack is not None:
+                        self.on_ack(done.draw)
         elif frame.type == MessageType.LOCK:
             self.gate(True)
         elif frame.type == MessageType.UNLOCK:

@@ -242,3 +242,41 @@ def test_host_commands_are_frames_the_shoe_can_read() -> None:
     with pytest.raises(ValueError, match="not a host command"):
         codec.command(MessageType.ACK)
     assert encode_frame(1, MessageType.ACK, ack_payload(3))[5:7] == b"\x00\x03"
+
+
+def test_a_host_resumed_from_its_journal_drops_what_the_shoe_resends() -> None:
+    first = FramedHostCodec()
+    taken = [
+        e
+        for e in first.feed(hello(1, boot=5) + card(2, "AS") + card(3, "KD"))
+        if isinstance(e, CardRead)
+    ]
+    assert [(e.card, e.record, e.boot) for e in taken] == [(C("AS"), 2, 5), (C("KD"), 3, 5)]
+    # the host died after journaling KD (boot 5, record 3) but before acknowledging it
+    host = FramedHostCodec()
+    host.resume(5, 3)
+    events = host.feed(
+        hello(1, boot=5)
+        + card(3, "KD")
+        + encode_frame(4, MessageType.EMPTY, record_payload(5))
+        + card(6, "QH")
+    )
+    assert [e for e in events if isinstance(e, CardRead)] == [
+        CardRead(C("QH"), record=6, quality=90, device="SN9", boot=5)
+    ]  # KD is not taken twice; record 4 (acknowledged, no card) leaves no gap
+    assert sum(isinstance(e, DuplicateDropped) for e in events) == 2  # its HELLO and KD
+    assert not [e for e in events if must_halt(e)]
+    acked = [
+        int.from_bytes(f.payload, "big")
+        for f in FrameSplitter().feed(host.take_output())
+        if getattr(f, "type", None) == MessageType.ACK
+    ]
+    assert acked == [1, 3, 5, 6]  # the resend is acknowledged too: the shoe forgets it
+
+
+def test_a_shoe_that_rebooted_while_the_host_was_away_starts_afresh() -> None:
+    host = FramedHostCodec()
+    host.resume(5, 40)
+    events = host.feed(hello(1, boot=6) + card(2, "AS"))
+    assert any(isinstance(e, Rebooted) for e in events)
+    assert [e.card for e in events if isinstance(e, CardRead)] == [C("AS")]  # not a "duplicate"
