@@ -110,8 +110,18 @@ def _showdown(rnd: Round) -> bool:
     return bool(rnd.settlements) or "showdown" in rnd.revealed
 
 
-def _folded(rnd: Round, hand: str) -> bool:
-    return any(h == hand and s.folded for h, _, s in rnd.settlements)
+def _folded(rnd: Round, hand: str, also: Iterable[Action] = ()) -> bool:
+    """Whether ``hand`` folded: every stake on it folded (on a shared hand one seat's fold
+    leaves the hand in play for the others, and their showdown shows it); ``also``: the
+    settlements of the step being applied, not in ``rnd`` yet."""
+    folded = {seat for h, seat, s in rnd.settlements if h == hand and s.folded}
+    folded |= {
+        str(a.data.get("seat"))
+        for a in also
+        if a.kind == "settled" and a.data.get("hand") == hand and a.data.get("folded")
+    }
+    seats = [stake.seat for stake in rnd.stakes if stake.hand == hand]
+    return bool(folded) and all(seat in folded for seat in seats)
 
 
 def visible(
@@ -577,7 +587,7 @@ class Projector:
         shared = before.config.seating is Seating.SHARED  # decisions (and results) are per seat
         for hand in rnd.in_play:
             doc = settled.get(hand)
-            folded = bool(doc and doc.get("folded")) and not shared
+            folded = _folded(rnd, hand, actions)
             name = None
             result = None
             if doc is not None and "player_hand" in doc:

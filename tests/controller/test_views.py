@@ -196,3 +196,69 @@ def test_cached_stake_views_equal_fresh_ones_at_every_step() -> None:
                 fresh.seat_state(step.after, seat, 0.0).stakes
             )
     assert checked > 100
+
+
+def _shared_round(river: tuple[str, str]) -> dict:
+    """The public state after one Ultimate round on a shared hand where both seats check to
+    the river and then take ``river``'s options; its ``last_round``."""
+    from fractions import Fraction
+
+    from controller.cards import parse_cards
+    from controller.events import (
+        CardDrawn,
+        Decide,
+        NoMoreBets,
+        OpenTable,
+        PlaceBet,
+        RevealDone,
+        StartRound,
+    )
+    from controller.games.rules import Spot
+    from controller.table import handle, new_table
+    from tablectl.runtime import config_from_header, header_record
+
+    header = header_record(
+        "S1", "ultimate-texas-holdem", Seating.SHARED, ("player",),
+        balances={"seat:1": Fraction(1000), "seat:2": Fraction(1000)},
+    )  # fmt: skip
+    state = new_table(config_from_header(header, "test"))
+    projector = Projector(Topics("S1"))
+    cards = [CardDrawn(actor="shoe", card=c) for c in parse_cards("AH QC 2H JD 5H 9H KH 3C 7D")]
+    seats = ("seat:1", "seat:2")
+
+    def decide(options: tuple[str, str]) -> list:
+        return [
+            Decide(actor=s, hand="player", seat=s, option=o)
+            for s, o in zip(seats, options, strict=True)
+        ]
+
+    events = [
+        OpenTable(actor="pit:ann"), StartRound(actor="dealer"),
+        *[PlaceBet(actor=s, hand="player", seat=s, spot=Spot.ANTE, amount=Fraction(10))
+          for s in seats],
+        NoMoreBets(actor="dealer"), *cards[:4], *decide(("check", "check")), *cards[4:7],
+        *decide(("check", "check")), *cards[7:9], *decide(river), RevealDone(actor="dealer"),
+    ]  # fmt: skip
+    now = 1_790_000_000.0
+    for event in events:
+        now += 1.0
+        after, actions = handle(state, event, now)
+        projector.observe(state, after, actions)
+        state = after
+    (public,) = [o for o in projector.states(state, now) if o.audience == PUBLIC]
+    return json.loads(public.payload)["last_round"]
+
+
+def test_a_shared_hand_that_every_seat_folded_is_never_shown() -> None:
+    last = _shared_round(("fold", "fold"))
+    (hand,) = last["hands"]
+    assert hand["folded"] is True
+    assert hand["cards"] == [None, None] and hand["name"] is None
+    assert not {"AH", "2H"} & set(CARD.findall(json.dumps(last)))  # the player's hole cards
+
+
+def test_a_shared_hand_that_one_seat_played_on_is_shown_down() -> None:
+    last = _shared_round(("fold", "call_1x"))
+    (hand,) = last["hands"]
+    assert hand["folded"] is False
+    assert hand["cards"] == ["AH", "2H"] and hand["name"]
