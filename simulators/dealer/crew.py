@@ -130,7 +130,9 @@ class DealerPolicy:
         if rid:
             self.seen.add(rid)
         self.started = len(self.seen)
-        key = f"{rid}|{phase}|{view.get('next')}|{len(view.get('cards', []))}"
+        # once per view; again after a restart (a new birth), when a command sent to the
+        # controller that died may never have been taken, as a dealer presses again
+        key = f"{rid}|{phase}|{view.get('next')}|{len(view.get('cards', []))}|{view.get('birth')}"
         if phase == "idle":  # a refused start (the table still closed) is tried again
             key = f"idle|{self.started}|{view.get('birth')}|{view.get('seq')}"
         if key in self.done:
@@ -197,7 +199,9 @@ class PitPolicy:
     def act(self, view: dict[str, Any], now: float) -> list[Command]:
         """The pit's commands for the pit state ``view``."""
         phase, rid = view.get("phase"), view.get("round_id") or ""
-        key = f"{rid}|{phase}|{view.get('halt_reason')}"
+        key = (
+            f"{rid}|{phase}|{view.get('halt_reason')}|{view.get('birth')}"  # again after a restart
+        )
         if key in self.done:
             return []
         out: list[Command] = []

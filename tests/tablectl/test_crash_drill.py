@@ -88,7 +88,10 @@ def flood(address: BrokerAddress, topic: str, stop: threading.Event, limit: int)
 
 @pytest.mark.parametrize(
     "lives",
-    [pytest.param(6, id="6-kills"), pytest.param(200, id="200-kills", marks=pytest.mark.full)],
+    [
+        pytest.param(6, id="6-kills"),
+        pytest.param(200, id="200-kills", marks=[pytest.mark.full, pytest.mark.timeout(1800)]),
+    ],
 )
 def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
     mosquitto: Any, table_id: str, tmp_path: Path, lives: int
@@ -141,14 +144,16 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
             child = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
             )
-            if life % 2:  # killed as it acknowledges a card, after a moment of play
-                time.sleep(rng.uniform(0.5, 1.5))
+            # a few cards into this life (rounds, the flood and halts meanwhile), then:
+            wanted = acknowledged(shoe) + rng.randint(1, 4)
+            wait_until(lambda n=wanted: acknowledged(shoe) >= n, "cards to be dealt", 60.0)
+            if life % 2:  # killed as it acknowledges its next card
                 target.append(child)
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    child.wait(timeout=10)
+                    child.wait(timeout=20)
                 target.clear()
-            else:  # killed anywhere: in a write, in handle(), between inputs
-                time.sleep(rng.uniform(0.8, 2.5))
+            else:  # killed anywhere between two cards: in a write, in handle(), in between
+                time.sleep(rng.uniform(0.0, 0.4))
             child.send_signal(signal.SIGKILL)
             child.wait(timeout=30)
             killed += child.returncode == -signal.SIGKILL
@@ -170,7 +175,7 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
     with contextlib.closing(SqliteJournal(journal)) as reader:
         reads = [step.event.read for step in replay(reader) if isinstance(step.event, CardDrawn)]
     acked = [draw.record for draw in shoe.log if draw.acked]
-    assert len(acked) >= 3 * lives, f"only {len(acked)} cards were dealt and acknowledged"
+    assert len(acked) >= lives, f"only {len(acked)} cards were dealt and acknowledged"
     lost = sorted(set(acked) - set(reads))
     assert not lost, f"{len(lost)} acknowledged cards are not in the journal: records {lost[:20]}"
     twice = {record: n for record, n in Counter(reads).items() if n > 1}
@@ -179,6 +184,11 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
         f"\n{lives} kills, {len(acked)} cards acknowledged, {len(reads)} journaled, "
         f"0 lost, {len(twice)} journaled twice, {flooded[0] if flooded else 0} flood commands"
     )
+
+
+def acknowledged(shoe: ShoeSimulator) -> int:
+    """How many of the shoe's cards the host has acknowledged so far."""
+    return sum(draw.acked for draw in list(shoe.log))
 
 
 def journaled_cards(runner: TableRunner) -> list[dict[str, Any]]:
