@@ -34,6 +34,7 @@ lint: dev
 	$(BIN)/ruff format --check .
 
 # Imports run one way: controller -> config -> drivers -> simulators -> tablectl (pyproject.toml).
+# The suite checks it too (tests/test_layers.py); this is the quick look on its own.
 layers: dev
 	$(BIN)/lint-imports
 
@@ -45,10 +46,10 @@ format: dev
 	$(BIN)/ruff check --fix .
 
 # The full suite in its fast form: exhaustive checks marked `full` run in test-full.
-test: lint layers typecheck
+test: lint typecheck
 	$(PYTEST) -m "not full" -q
 
-test-full: lint layers typecheck
+test-full: lint typecheck
 	$(PYTEST) -q
 
 bench: dev

@@ -4,5 +4,5 @@ Nothing here reads a clock, starts a thread, opens a socket or a file, or import
 drivers, the simulators or the application: time and every input arrive as arguments, and
 what the outside world must do leaves as returned actions. The layers above
 (``config`` → ``drivers`` → ``simulators`` → ``tablectl``) import this package, never the
-other way round; ``lint-imports`` (run by ``make test``) checks it.
+other way round; ``lint-imports`` checks it (``tests/test_layers.py``, in ``make test``).
 """

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import lru_cache
 from math import comb
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,11 +36,11 @@ from controller import _handeval
 from controller._handeval import strength as strength
 from controller.cards import STANDARD_52, Card, Deck, Rank, parse_cards
 from controller.errors import InvalidHand, UnknownName
+from controller.work import JobMap, Progress
 
 __all__ = [
     "Category",
     "HandValue",
-    "JobMap",
     "Qualifier",
     "Ranking",
     "best_strength_of_five",
@@ -402,14 +401,6 @@ def strength_batch(
     out = np.empty(array.shape[0], dtype=np.uint32)
     _handeval.strength_batch(array, out, int(ranking))
     return out
-
-
-Progress = Callable[[int, int], None]
-
-#: how independent jobs run: ``map_jobs(function, jobs)`` yields each job's result, in the
-#: jobs' order. The builtin :func:`map` runs them one after another; the application passes
-#: a pool's ``map`` to spread them over the processors (the core starts no thread itself).
-JobMap = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
 
 
 def _count_slice(job: tuple[bytes, int, int, int]) -> list[int]:

@@ -14,7 +14,7 @@ anything else.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -70,11 +70,11 @@ def _decimal(text: str) -> float:
     return float(text)
 
 
-def _constant(text: str) -> object:
+def _constant(text: str) -> NoReturn:
     raise _Unreadable(f"expected a number, got {text}")
 
 
-def _depth(value: object) -> int:
+def _checked_depth(value: object) -> int:
     """How deep objects and arrays nest in ``value`` (a scalar is 0), walked without recursion
     and stopping as soon as :data:`MAX_NESTING` is passed; text that is not Unicode (a lone
     surrogate, which JSON can write as ``\\ud800``) is refused on the way."""
@@ -125,7 +125,7 @@ def read_json(payload: bytes) -> object:
         ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _Unreadable(f"expected a JSON object, got {payload[:60]!r}: {error}") from None
-    if _depth(value) > MAX_NESTING:
+    if _checked_depth(value) > MAX_NESTING:
         raise _Unreadable(
             f"expected objects and arrays nested at most {MAX_NESTING} deep, got deeper ones"
         )

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sized
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 from controller.errors import TableError
+from controller.work import Progress
 
 __all__ = [
     "GENESIS",
@@ -39,7 +40,6 @@ __all__ = [
     "Entry",
     "Journal",
     "JournalCorrupt",
-    "Progress",
     "Record",
     "Row",
     "canonical",
@@ -52,9 +52,6 @@ __all__ = [
 ]
 
 GENESIS = "0" * 64
-
-#: what a long check reports as it goes: (rows checked, rows in all)
-Progress = Callable[[int, int], None]
 
 #: rows checked between two progress reports (a few milliseconds of hashing)
 PROGRESS_ROWS = 4096
@@ -233,6 +230,11 @@ class Journal(Protocol):
         """Every row's time and record text, in order, for a restart's replay: the chain is
         checked by the time the context ends (:class:`JournalCorrupt` otherwise), perhaps
         beside the replay rather than before it."""
+        ...
+
+    def last_of(self, kind: str) -> dict[str, Any] | None:
+        """The record of the latest row of ``kind``, or None (a restarted table asks for the
+        last card it kept, to go on from the shoe's record after it)."""
         ...
 
     def quiet(self) -> None:

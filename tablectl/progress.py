@@ -11,7 +11,6 @@ file or pipe otherwise.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from types import TracebackType
 from typing import TextIO
 
@@ -28,10 +27,9 @@ from rich.progress import (
 )
 from rich.text import Text
 
-__all__ = ["Bars", "Report"]
+from controller import work
 
-#: what the core calls as work advances: (units done, units in all)
-Report = Callable[[int, int], None]
+__all__ = ["Bars"]
 
 
 class RateColumn(ProgressColumn):
@@ -82,7 +80,7 @@ class Bars:
     ) -> None:
         self._progress.stop()
 
-    def bar(self, label: str, unit: str = "") -> Report:
+    def bar(self, label: str, unit: str = "") -> work.Progress:
         """A new bar called ``label``; call what it returns with ``(done, total)``."""
         task = self._progress.add_task(label, total=None, unit=unit)
 

@@ -178,8 +178,7 @@ class RunningTable:
         # a shoe on a port outlives this process: go on from the last card the journal kept
         # (the simulator in this process started afresh with it, and has nothing to resend)
         if isinstance(self.codec, FramedHostCodec) and isinstance(shoe, SerialShoe):
-            journal = self.runner.journal
-            last = journal.last_of("card_drawn") if isinstance(journal, SqliteJournal) else None
+            last = self.runner.journal.last_of("card_drawn")
             if last is not None and last.get("boot") is not None and last.get("read"):
                 self.codec.resume(int(last["boot"]), int(last["read"]))
 

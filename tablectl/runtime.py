@@ -25,13 +25,13 @@ from controller.games import Seating
 from controller.journal import (
     PROGRESS_ROWS,
     Journal,
-    Progress,
     Record,
     Row,
     parse_record,
     verify_rows,
 )
 from controller.table import TableConfig, TableState, handle, new_table
+from controller.work import Progress
 from drivers.storage.sqlite_journal import SqliteJournal
 
 __all__ = [
@@ -177,20 +177,12 @@ def _replay_rows(
     total = len(rows)
     if progress is not None:
         progress(1, total)  # the header
-    failed: Failure | None = None
-    prior = state
-    for done, (seq, at, event) in enumerate(_events(rows), 2):
-        if failed is not None:
-            _settled(failed, event, source)
-            failed = None
-        if event.__class__ is Fault:
-            state = prior  # the input before it was not applied live: nor is it here
-        prior = state
-        try:
-            state, actions = handle(state, event, at)
-        except Exception as error:  # it failed live too: its fault row comes next
-            failed, actions = (event, error), []
-        yield ReplayStep(seq, at, event, state, actions)
+    events = list(_events(rows))
+    steps = _fold(state, ((at, event) for _, at, event in events), source, [])
+    for done, ((seq, _, _), (at, event, _, after, actions)) in enumerate(
+        zip(events, steps, strict=True), 2
+    ):
+        yield ReplayStep(seq, at, event, after, actions)
         if progress is not None and not done % PROGRESS_ROWS:
             progress(done, total)
     if progress is not None:
@@ -259,41 +251,53 @@ def _rebuild(
 ) -> tuple[TableState, Failure | None]:
     """:func:`rebuild`, and the last row's failure when no fault row follows it (the table
     stopped between the two)."""
-    failed: Failure | None = None
+    unrecorded: list[Failure] = []
     with _collector_paused(), journal.checked_records() as records:
         if not records:
             raise TableError(f"{source}: the journal is empty")
         state = new_table(config_from_header(parse_record(records[0][1]), source))
-        prior = state
+        steps = _fold(state, _decoded(records), source, unrecorded)
         if observe is None:
-            for at, event in _decoded(records):
-                if failed is not None:
-                    _settled(failed, event, source)
-                    failed = None
-                if event.__class__ is Fault:
-                    state = prior  # the input before it was not applied live: nor here
-                prior = state
-                try:
-                    state, _ = handle(state, event, at)
-                except Exception as error:  # it failed live too: its fault row comes next
-                    failed = (event, error)
+            last = deque(steps, maxlen=1)  # only the last table is wanted
+            state = last[0][3] if last else state
         else:
-            for at, event in _decoded(records):
-                if failed is not None:
-                    _settled(failed, event, source)
-                    failed = None
-                if event.__class__ is Fault and state is not prior:
-                    observe(state, prior, [])  # undone: the input before was not applied live
-                    state = prior
-                prior = state
-                try:
-                    after, actions = handle(state, event, at)
-                except Exception as error:
-                    failed = (event, error)
-                    continue
-                observe(state, after, actions)
-                state = after
-    return state, failed
+            for _, _, before, state, actions in steps:
+                observe(before, state, actions)
+    return state, unrecorded[0] if unrecorded else None
+
+
+#: one replayed row: its time, its event, the table before and after it, its actions
+_Step = tuple[float, Event, TableState, TableState, list[Action]]
+
+
+def _fold(
+    state: TableState, events: Iterable[tuple[float, Event]], source: str, unrecorded: list[Failure]
+) -> Iterator[_Step]:
+    """Apply a journal's events from ``state`` as the live table applied them.
+
+    An input whose handling failed when it was live fails again here, changes nothing and
+    has no actions; its :class:`~controller.events.Fault` row must follow
+    (:func:`_settled`). Where a fault row follows an input that this release applies, the
+    input is undone: the journal says what the table applied. A last row that failed with
+    no fault row after it (the table stopped between the two) is put in ``unrecorded``.
+    """
+    failed: Failure | None = None
+    prior = state
+    for at, event in events:
+        if failed is not None:
+            _settled(failed, event, source)
+            failed = None
+        if event.__class__ is Fault:
+            state = prior  # the input before it was not applied live: nor is it here
+        prior = state
+        try:
+            after, actions = handle(state, event, at)
+        except Exception as error:  # it failed live too: its fault row comes next
+            failed, after, actions = (event, error), state, []
+        yield at, event, state, after, actions
+        state = after
+    if failed is not None:
+        unrecorded.append(failed)
 
 
 def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event]]:

@@ -79,6 +79,8 @@ class Inbound:
     topic: str = ""
     payload: bytes = b""
     item: Any = None
+    # set once the input has been handled (journaled, for an event): never for an input the
+    # table stopped on, or did not reach before it stopped
     done: threading.Event | None = field(default=None, compare=False)
     result: list[Any] = field(default_factory=list, compare=False)
 
@@ -215,13 +217,13 @@ class TableService:
         try:
             self._handle_safely(inbound)
             self.inline += 1
+            if inbound.done is not None:  # as in the table's thread: set once handled
+                inbound.done.set()
         except BaseException as error:
             self.error = error
             self.put(Inbound(STOP))  # the table stops, as when its own thread fails
             raise
         finally:
-            if inbound.done is not None:
-                inbound.done.set()
             with self._turn:
                 self._busy = False
                 self._turn.notify()  # what was queued meanwhile is the table thread's now
@@ -441,8 +443,8 @@ class TableService:
         before = self.runner.state
         actions = self.runner.submit(event, now)
         after = self.runner.state
-        refused = any(a.kind == "refused" and a.data.get("command") == event.kind for a in actions)
-        self._applied = None if refused else event  # journaled and applied, whatever comes next
+        # journaled and applied (unless refused), whatever comes next
+        self._applied = None if _refusal(actions, event) is not None else event
         gates = [bool(a.data["locked"]) for a in actions if a.kind == "shoe_gate"]
         if self.gate is not None and gates and gates[-1]:
             self.gate(True)  # locked at once: no card may slip out while we publish
@@ -511,10 +513,7 @@ class TableService:
             )
             return
         actions = self._apply(event, now)
-        refused = next(
-            (a for a in actions if a.kind == "refused" and a.data.get("command") == event.kind),
-            None,
-        )
+        refused = _refusal(actions, event)
         reason = "" if refused is None else str(refused.data.get("reason", ""))
         self._publish(
             [self.projector.reply(audience, command_id, event.kind, refused is None, reason, now)]
@@ -576,6 +575,13 @@ class TableService:
         for message in messages:
             if self.publisher.publish(message.topic, message.payload, retain=message.retain):
                 self.published += 1
+
+
+def _refusal(actions: list[Action], event: Event) -> Action | None:
+    """The table's refusal of ``event`` among its actions, if it refused it."""
+    return next(
+        (a for a in actions if a.kind == "refused" and a.data.get("command") == event.kind), None
+    )
 
 
 def _audience(sender: Sender) -> str:

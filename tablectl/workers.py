@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from controller.hands import JobMap
+from controller.work import JobMap
 
 __all__ = ["processes", "threads"]
 

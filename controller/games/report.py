@@ -9,7 +9,8 @@ from controller.cards import STANDARD_52, STRIPPED_28
 from controller.games import GAMES, GameId
 from controller.games.base import Game
 from controller.games.rtp import RtpResult, bets_of, rtp, triple_action_worst_bet
-from controller.hands import JobMap, Ranking, count_categories
+from controller.hands import Ranking, count_categories
+from controller.work import JobMap, Progress
 
 __all__ = ["EXPLANATIONS", "math_report"]
 
@@ -72,7 +73,8 @@ EXPLANATIONS: dict[tuple[GameId, str], str] = {
     ),
 }
 
-Progress = Callable[[str], Callable[[int, int], None] | None]
+#: makes the bar of one computation, called by its label (or None: no bar)
+NewBar = Callable[[str], Progress | None]
 
 #: Ultimate's main game varies most per round and simulates fastest: it gets more rounds
 ROUNDS_FACTOR = {GameId.ULTIMATE_TEXAS_HOLDEM: 5}
@@ -100,7 +102,7 @@ def math_report(
     seed: int,
     map_jobs: JobMap = map,
     command: str,
-    progress: Progress | None = None,
+    progress: NewBar | None = None,
 ) -> str:
     """The whole report as Markdown; ``load(game, bonus_variant)`` configures a game, and
     ``map_jobs`` runs the simulations' batches (see :func:`~controller.games.rtp.rtp`)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -29,17 +29,15 @@ from controller.games.strategy import DEFAULT_STRATEGY, View, strategy
 from controller.games.texas_holdem_bonus import bonus_line
 from controller.hands import (
     Category,
-    JobMap,
     Qualifier,
     Ranking,
     count_categories,
     evaluate,
     strength_batch,
 )
+from controller.work import JobMap, Progress
 
 __all__ = ["PUBLISHED", "RtpResult", "bets_of", "rtp"]
-
-Progress = Callable[[int, int], None]
 
 #: the side bet each game offers, as named on the command line
 SIDE_BETS: dict[GameId, tuple[str, Spot]] = {

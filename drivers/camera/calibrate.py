@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from controller.cards import Card, Rank, Suit
 from controller.errors import CalibrationError, InvalidCard
+from controller.work import Progress
 from drivers.camera.classifier import GlyphClassifier
 from drivers.camera.glyphs import PIP_BOX, IndexGlyphs, pip_count, read_pips, split_index
 from drivers.camera.imageio import read_image
@@ -30,7 +31,6 @@ from drivers.camera.recognizer import (
 __all__ = [
     "DEFAULT_INDEX_BOX",
     "SMALL_RESOLUTION",
-    "Progress",
     "Sample",
     "augment_patch",
     "calibrate",
@@ -41,7 +41,6 @@ __all__ = [
 Image = NDArray[np.uint8]
 
 #: what a calibration reports as it goes: (photographs learnt from, photographs in all)
-Progress = Callable[[int, int], None]
 
 #: the index region searched on a canonical card (fractions of width and height)
 DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)

@@ -41,6 +41,7 @@ from tablectl.running import RunningTable
 from tablectl.runtime import TableRunner, replay
 from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header
+from tests.support.mqtt import Probe
 from tests.support.publisher import Collected
 from tests.tablectl.test_service_inbox import hold
 
@@ -68,8 +69,6 @@ enabled = false
 def flood(address: BrokerAddress, topic: str, stop: threading.Event, limit: int) -> int:
     """Publish well-formed bets, about a hundred a second (bursts of ten): each is journaled
     (and mostly refused), so cards often find the table's thread busy. At most ``limit``."""
-    from tests.support.mqtt import Probe
-
     probe = Probe(address.port, "seat-2")
     probe.connect()
     sent = 0
@@ -137,13 +136,20 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
         daemon=True,
     )
     killed = 0
+    children: list[subprocess.Popen[bytes]] = []
+    log = tmp_path / "controller.log"
+
+    def start() -> subprocess.Popen[bytes]:
+        with log.open("ab") as err:  # a file, not a pipe nobody reads while it runs
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        children.append(child)
+        return child
+
     try:
         crew.start()
         flooder.start()
         for life in range(lives):
-            child = subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
-            )
+            child = start()
             # a few cards into this life (rounds, the flood and halts meanwhile), then:
             wanted = acknowledged(shoe) + rng.randint(1, 4)
             wait_until(lambda n=wanted: acknowledged(shoe) >= n, "cards to be dealt", 60.0)
@@ -158,16 +164,18 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
             child.wait(timeout=30)
             killed += child.returncode == -signal.SIGKILL
         # a last life that ends cleanly, after the shoe had time to resend what is owed
-        child = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
-        )
+        child = start()
         time.sleep(3.0)
         stop_flood.set()
         time.sleep(0.5)
         child.send_signal(signal.SIGTERM)
-        _, err = child.communicate(timeout=30)
-        assert child.returncode == 0, err.decode()[-2000:]
+        child.wait(timeout=30)
+        assert child.returncode == 0, log.read_text("utf-8", "replace")[-2000:]
     finally:
+        for child in children:  # none outlives the test, however it ends
+            if child.poll() is None:
+                child.kill()
+                child.wait(timeout=30)
         stop_flood.set()
         crew.stop()
         shoe.stop()
