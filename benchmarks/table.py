@@ -56,6 +56,7 @@ from controller.topics import Topics
 from controller.views import Projector
 from drivers.storage.chain_check import check_file
 from drivers.storage.sqlite_journal import SqliteJournal
+from tablectl.answers import ID_FIELD, Answers, split_id
 from tablectl.runtime import header_record, rebuild
 
 TARGET_P99_US = 100.0
@@ -147,14 +148,18 @@ def without(cache: str | None) -> Iterator[None]:
 
 def write_journal(path: Path, events: list[tuple[Event, float]]) -> None:
     """The events as a table's journal file, written row by row as a table writes it (without
-    the flush per row, which changes nothing in the file and would take minutes here)."""
+    the flush per row, which changes nothing in the file and would take minutes here): each
+    command with the id its console gave it, as a running table journals it."""
     journal = SqliteJournal(path, sync="normal")
     try:
         header = header_record("B1", GAME, Seating.SHARED, ("player",),
                                balances=dict.fromkeys(SEATS, BALANCE))  # fmt: skip
         journal.append(header, events[0][1] - 1.0)
-        for event, at in events:
-            journal.append(event_to_json(event), at)
+        for n, (event, at) in enumerate(events):
+            record = event_to_json(event)
+            if event.actor not in ("shoe", "timer", "system"):  # a console's command
+                record[ID_FIELD] = f"{event.actor}-{n}"
+            journal.append(record, at)
     finally:
         journal.close()
 
@@ -191,8 +196,8 @@ def time_restart(path: Path, cache: str | None) -> None:
     journal = SqliteJournal(path)
     try:
         started = time.perf_counter()
-        with without(cache):
-            state = rebuild(journal, str(path))
+        with without(cache):  # as a restart does, the latest commands' answers included
+            state = rebuild(journal, str(path), answers=Answers())
         total = time.perf_counter() - started
         if cache:
             print(json.dumps({"total": total, "outcome": outcome(state), "parts": {}}))
@@ -207,7 +212,7 @@ def time_restart(path: Path, cache: str | None) -> None:
         check = time.perf_counter() - started
         rows = journal.rows()
         started = time.perf_counter()
-        texts = {text for _, _, text, _, _ in rows[1:]}
+        texts = {split_id(text)[0] for _, _, text, _, _ in rows[1:]}
         for text in texts:
             event_from_json(parse_record(text))
         decode = time.perf_counter() - started
@@ -216,7 +221,7 @@ def time_restart(path: Path, cache: str | None) -> None:
         gc.collect()
         projector = Projector(Topics(state.config.table_id))
         started = time.perf_counter()
-        again = rebuild(journal, str(path), projector.observe)
+        again = rebuild(journal, str(path), projector.observe, Answers())
         restart = time.perf_counter() - started
         assert again == state
     finally:

@@ -15,6 +15,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from config.schema import describe_errors
 from controller.errors import ConfigError
 
 __all__ = [
@@ -172,7 +173,5 @@ def load_zones(path: Path | str | None = None) -> ZoneLayout:
     try:
         return ZoneLayout.model_validate(data)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'file'}: {e['msg']}" for e in error.errors()
-        )
+        problems = describe_errors(error, ZoneLayout)
         raise ConfigError(f"zones file {source}: {problems}") from None

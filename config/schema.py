@@ -7,11 +7,14 @@ reason, and nothing of it is used. The validated model is turned into the core's
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
-from collections.abc import Mapping
+import types
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -32,10 +35,12 @@ __all__ = [
     "GAMES_DIR",
     "ConfigError",
     "GameFile",
+    "describe_errors",
     "exact_fraction",
     "game_from_text",
     "load_game",
     "load_game_file",
+    "nearest",
     "parse_game_text",
     "parse_toml",
     "read_toml",
@@ -166,13 +171,167 @@ class GameFile(_Strict):
 Model = TypeVar("Model", bound=BaseModel)
 
 
-def describe_errors(error: ValidationError) -> str:
-    """Every field pydantic refused, as ``field.path: reason`` joined by ``;``."""
-    parts = []
-    for item in error.errors():
-        where = ".".join(str(p) for p in item["loc"]) or "(file)"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The known name closest to ``word`` (a typo's most likely meaning), if any is close.
+
+    >>> nearest("jounral", ["id", "journal", "journal_sync"])
+    'journal'
+    >>> nearest("Seating", ["seating", "seats"]), nearest("colour", ["id", "game"])
+    ('seating', None)
+    """
+    folded = {name.lower(): name for name in known}
+    # one wrong letter of a two-letter key ("ix" for "id") is half of it
+    cutoff = 0.5 if len(word) <= 2 else 0.6
+    found = difflib.get_close_matches(word.lower(), list(folded), n=1, cutoff=cutoff)
+    return folded[found[0]] if found else None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated`` and without ``None`` as an alternative."""
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation = get_args(annotation)[0]
+        elif get_origin(annotation) in (Union, types.UnionType):
+            members = [a for a in get_args(annotation) if a is not type(None)]
+            if len(members) != 1:
+                return annotation
+            annotation = members[0]
+        else:
+            return annotation
+
+
+def _variant(union: Any, part: str | int) -> type[BaseModel] | None:
+    """The member of a union that pydantic names ``part`` in an error's location: the model
+    whose ``kind`` is ``part`` (a tagged section such as ``[shoe]``), or the type so named."""
+    for member in get_args(union):
+        member = _unwrap(member)
+        if not isinstance(member, type):
+            continue
+        if issubclass(member, BaseModel) and "kind" in member.model_fields:
+            kind = member.model_fields["kind"].annotation
+            if get_origin(kind) is Literal and part in get_args(kind):
+                return member
+        if member.__name__ == part:
+            return member if issubclass(member, BaseModel) else None
+    return None
+
+
+def _section(
+    model: type[BaseModel], loc: tuple[str | int, ...]
+) -> tuple[Any, list[str | int], str]:
+    """Follow an error's location through ``model``: the type it leads to (a model class, a
+    union…; None where the schema says no more), the location as the file writes it (a
+    tagged union's tag, which pydantic adds, left out) and the last tag passed
+    (``kind = "serial"``)."""
+    current: Any = model
+    path: list[str | int] = []
+    tag = ""
+    for part in loc:
+        current = _unwrap(current)
+        if get_origin(current) in (Union, types.UnionType):
+            member = _variant(current, part)
+            if member is not None:
+                current, tag = member, str(part)
+                continue
+            current = None
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            field = current.model_fields.get(str(part))
+            current = field.annotation if field is not None else None
+        elif get_origin(current) in (dict, Mapping):
+            current = get_args(current)[1]
+        elif get_origin(current) in (list, tuple):
+            current = get_args(current)[0]
+        else:
+            current = None
+        path.append(part)
+        tag = ""
+    return _unwrap(current), path, tag
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _kinds(union: Any) -> list[str]:
+    """The ``kind`` values a tagged union's sections take (``serial``, ``simulated``…)."""
+    kinds: list[str] = []
+    if get_origin(union) in (Union, types.UnionType):
+        for member in get_args(union):
+            member = _unwrap(member)
+            if _is_model(member) and "kind" in member.model_fields:
+                kind = member.model_fields["kind"].annotation
+                kinds += [str(k) for k in get_args(kind)] if get_origin(kind) is Literal else []
+    return kinds
+
+
+def _keys(model: type[BaseModel]) -> list[str]:
+    """The keys a section of ``model`` takes, as the file writes them."""
+    return [field.alias or name for name, field in model.model_fields.items()]
+
+
+def _section_name(path: list[str | int]) -> str:
+    """A section as the file writes it: ``[table]``, ``[limits.ante]``, ``[[zones]] number 2``.
+
+    >>> _section_name(["limits", "ante"]), _section_name(["zones", 1]), _section_name([])
+    ('[limits.ante]', '[[zones]] number 2', 'the top level of the file')
+    """
+    if not path:
+        return "the top level of the file"
+    *head, last = path
+    if isinstance(last, int):
+        return f"[[{'.'.join(str(p) for p in head)}]] number {last + 1}"
+    return f"[{'.'.join(str(p) for p in path)}]"
+
+
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _describe(item: Any, model: type[BaseModel] | None) -> str:
+    """One refused field as ``where: reason``, with the nearest known key or value for a typo."""
+    loc = tuple(item["loc"])
+    if model is None:
+        return f"{'.'.join(str(p) for p in loc) or '(file)'}: {item['msg']}"
+    if item["type"] == "extra_forbidden" and loc:
+        section, path, tag = _section(model, loc[:-1])
+        unknown = str(loc[-1])
+        where = ".".join(str(p) for p in [*path, unknown])
+        name = _section_name(path)
+        if tag:
+            name += f' (kind = "{tag}")'
+        if not _is_model(section):
+            return f"{where}: unknown key {unknown!r} in {name}"
+        known = _keys(section)
+        guess = nearest(unknown, known)
+        hint = f" (did you mean {guess!r}?)" if guess else ""
+        return f"{where}: unknown key {unknown!r} in {name}{hint}; {name} takes {', '.join(known)}"
+    leads_to, path, _ = _section(model, loc)
+    where = ".".join(str(p) for p in path) or "(file)"
+    if path and path[-1] == "[key]":  # a table's own name, not a value in it
+        where = ".".join(str(p) for p in path[:-1]) + " (the name)"
+    reason = str(item["msg"])
+    kinds = _kinds(leads_to) if item["type"] == "union_tag_not_found" else []
+    if kinds:  # the section says not which kind it is
+        choices = " or ".join(f'kind = "{k}"' for k in kinds)
+        return f"{where}: expected a kind key saying which one this is: {choices}"
+    ctx = item.get("ctx") or {}
+    expected = ctx.get("expected") or ctx.get("expected_tags")
+    value = ctx.get("tag", item.get("input"))
+    if isinstance(expected, str) and isinstance(value, str):
+        guess = nearest(value, _QUOTED.findall(expected))
+        if guess is not None and guess != value:
+            reason += f" (did you mean {guess!r}?)"
+    return f"{where}: {reason}"
+
+
+def describe_errors(error: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """Every field pydantic refused, as ``field.path: reason`` joined by ``;``.
+
+    Given the ``model`` validated, a path is written as the file writes it (a tagged
+    section's ``kind`` is not a level of its own), an unknown key is named with the section's
+    nearest known key and every key the section takes, and a mistyped choice with the
+    nearest choice.
+    """
+    return "; ".join(_describe(item, model) for item in error.errors())
 
 
 def parse_toml(model: type[Model], text: str, source: str) -> Model:
@@ -189,7 +348,7 @@ def parse_toml(model: type[Model], text: str, source: str) -> Model:
     try:
         return model.model_validate(raw)
     except ValidationError as error:
-        raise ConfigError(f"{source}: {describe_errors(error)}") from None
+        raise ConfigError(f"{source}: {describe_errors(error, model)}") from None
 
 
 def read_toml(model: type[Model], path: Path) -> Model:

@@ -16,9 +16,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from config.schema import exact_fraction, parse_toml, read_toml
+from controller.errors import ConfigError
 from controller.games import GameId, Seating
 
 __all__ = [
+    "JOURNAL_KEY_MIN",
     "TABLES_DIR",
     "BrokerSettings",
     "CameraSettings",
@@ -27,6 +29,8 @@ __all__ = [
     "SimulatedShoe",
     "TableFile",
     "TableSettings",
+    "key_from_env",
+    "key_from_file",
     "load_table",
     "parse_table_text",
 ]
@@ -52,6 +56,17 @@ class TableSettings(_Strict):
         "a power cut; normal: a row survives a crash of the controller but the last rows may "
         "be lost with the machine's power (for hosts on a UPS whose disk flushes slowly)",
     )
+    journal_key_env: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="the environment variable holding the key that seals the journal's head "
+        "(HMAC-SHA256; at least 16 characters): never the key itself in the file",
+    )
+    journal_key_file: str | None = Field(
+        default=None,
+        description="or a file holding that key (relative paths are from the config); "
+        "readable by the table's user only",
+    )
     betting_seconds: float | None = Field(default=None, gt=0)
     decision_seconds: float | None = Field(default=None, gt=0)
     yellow_seconds: float = Field(default=5.0, ge=0, description="the betting light's yellow")
@@ -74,6 +89,31 @@ class TableSettings(_Strict):
             raise ValueError("seat ids must be unique")
         return seats
 
+    @model_validator(mode="after")
+    def _one_key(self) -> TableSettings:
+        if self.journal_key_env and self.journal_key_file:
+            raise ValueError(
+                "table.journal_key_env and table.journal_key_file: expected one place for the "
+                "journal's key, not both"
+            )
+        return self
+
+    def journal_key(self, base: Path) -> bytes | None:
+        """The key that seals the journal (None when the table keeps no seal), from the
+        environment or its file (relative to ``base``, the config's folder).
+
+        A key that is configured but missing, unreadable or shorter than
+        :data:`JOURNAL_KEY_MIN` bytes is refused, naming where it was looked for.
+        """
+        if self.journal_key_env:
+            return key_from_env(self.journal_key_env, "table.journal_key_env")
+        if self.journal_key_file:
+            path = Path(self.journal_key_file)
+            return key_from_file(
+                path if path.is_absolute() else base / path, "table.journal_key_file"
+            )
+        return None
+
     @property
     def hands(self) -> tuple[str, ...]:
         """The player hands: ``box 1`` … or the one shared ``player`` hand."""
@@ -87,6 +127,47 @@ class TableSettings(_Strict):
         if self.balance is None:
             return None
         return {f"seat:{s}": self.balance for s in self.seats}
+
+
+#: the shortest journal key taken (a key is best 32 random bytes, written as 64 hex digits)
+JOURNAL_KEY_MIN = 16
+
+
+def key_from_env(variable: str, setting: str) -> bytes:
+    """The journal key in the environment ``variable`` (``setting`` names where it was
+    configured, for the message); refused when unset or too short."""
+    where = f"{setting}: the environment variable {variable}"
+    value = os.environ.get(variable, "").strip()
+    if not value:
+        raise ConfigError(
+            f"{where} is not set: expected the table's journal key there (docs/operations.md, "
+            "'The journal's seal')"
+        )
+    return _key_bytes(value.encode(), where)
+
+
+def key_from_file(path: Path, setting: str) -> bytes:
+    """The journal key in the file at ``path`` (surrounding blanks and newlines dropped);
+    refused when unreadable or too short."""
+    where = f"{setting}: {path}"
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(
+            f"{where}: cannot read the journal key ({error.strerror or error})"
+        ) from None
+    return _key_bytes(data.strip(), where)
+
+
+def _key_bytes(key: bytes, where: str) -> bytes:
+    """``key``, unless it is too short to seal anything."""
+    if len(key) < JOURNAL_KEY_MIN:
+        raise ConfigError(
+            f"{where} holds a key of {len(key)} characters: expected at least "
+            f"{JOURNAL_KEY_MIN} (make one with: python -c 'import secrets; "
+            "print(secrets.token_hex(32))')"
+        )
+    return key
 
 
 class BrokerSettings(_Strict):

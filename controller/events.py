@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -53,6 +53,7 @@ __all__ = [
     "VoidRound",
     "event_from_json",
     "event_to_json",
+    "shown",
 ]
 
 
@@ -191,10 +192,16 @@ class Resume(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VoidRound(Event):
-    """Cancel the round: every initial bet is returned, nothing is paid."""
+    """Cancel the round: every initial bet is returned, nothing is paid.
+
+    Once the dealer has confirmed a payment, the pit manager voids only with
+    ``confirm_paid``: his word that the void stands although those stakes were paid. Their
+    record says "already paid", and nothing more is returned for them.
+    """
 
     kind: ClassVar[str] = "void_round"
     reason: str
+    confirm_paid: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -358,15 +365,40 @@ def event_to_json(event: Event) -> dict[str, object]:
     return doc
 
 
+def shown(raw: object) -> str:
+    """What arrived, for a message: text in quotes (cut at 40 characters), JSON's words for
+    true, false and null, a number as written, and the kind of anything else.
+
+    >>> shown("a lot"), shown(True), shown(None), shown(-5), shown([1]), shown({"n": 1})
+    ("'a lot'", 'true', 'null', '-5', 'a list', 'an object')
+    """
+    if isinstance(raw, str):
+        text = raw if raw.isprintable() else repr(raw)[1:-1]  # control characters escaped
+        return f"'{text[:40]}…'" if len(text) > 40 else f"'{text}'"
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, int):
+        return str(raw) if abs(raw) < 10**15 else f"a number of {len(str(abs(raw)))} digits"
+    if isinstance(raw, float):
+        return repr(raw) if math.isfinite(raw) else "a number that is not finite"
+    if isinstance(raw, list | tuple):
+        return "a list"
+    if isinstance(raw, dict):
+        return "an object"
+    return f"a {type(raw).__name__}"
+
+
 def _text(raw: object) -> str:
     if not isinstance(raw, str):
-        raise ValueError(f"expected text, got {raw!r}")
+        raise ValueError(f"expected text; got {shown(raw)}")
     return raw
 
 
 def _flag(raw: object) -> bool:
     if not isinstance(raw, bool):
-        raise ValueError(f"expected true or false, got {raw!r}")
+        raise ValueError(f"expected true or false; got {shown(raw)}")
     return raw
 
 
@@ -379,10 +411,10 @@ def _amount(raw: object) -> Fraction:
 
     >>> _amount("25/2"), _amount(10), _amount(0.5)
     (Fraction(25, 2), Fraction(10, 1), Fraction(1, 2))
-    >>> _amount("1e999999999")
+    >>> _amount("a lot")
     Traceback (most recent call last):
     ...
-    ValueError: expected an amount such as 10, 12.5 or 25/2, got '1e999999999'
+    ValueError: expected an amount such as 25 or 12.5; got 'a lot'
     """
     if isinstance(raw, str):
         text = raw.strip()
@@ -393,21 +425,54 @@ def _amount(raw: object) -> Fraction:
     else:
         text = "?"
     if _AMOUNT.fullmatch(text) is None:
-        shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:40] + "…"
-        raise ValueError(f"expected an amount such as 10, 12.5 or 25/2, got {shown}")
+        raise ValueError(f"expected an amount such as 25 or 12.5; got {shown(raw)}")
     return Fraction(text)
 
 
+#: a whole number as written: digits, with a minus sign at most
+_WHOLE = re.compile(r"-?\d{1,15}")
+
+
+def _whole(raw: object) -> int:
+    """A whole number: ``2``, ``"2"`` or ``2.0``; anything else is refused saying so.
+
+    >>> _whole("2"), _whole(3), _whole(4.0)
+    (2, 3, 4)
+    """
+    if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) < 10**15:
+        return raw
+    if isinstance(raw, float) and raw.is_integer() and abs(raw) < 10**15:
+        return int(raw)
+    if isinstance(raw, str) and _WHOLE.fullmatch(raw.strip()):
+        return int(raw)
+    raise ValueError(f"expected a whole number such as 1 or 2; got {shown(raw)}")
+
+
+def _spot(raw: Any) -> Spot:
+    try:
+        return Spot(raw)
+    except ValueError:
+        spots = ", ".join(s.value for s in Spot)
+        raise ValueError(f"expected a bet spot ({spots}); got {shown(raw)}") from None
+
+
+def _card(raw: object) -> Card:
+    if not isinstance(raw, str):
+        raise ValueError(f"expected a card code such as 'AS' or '10h'; got {shown(raw)}")
+    return Card.parse(raw)
+
+
 _READERS: dict[str, Callable[[Any], object]] = {
-    "card": lambda raw: Card.parse(str(raw)),
+    "card": _card,
     "amount": _amount,
     "paid": _amount,
-    "spot": Spot,
-    "read": lambda raw: None if raw is None else int(raw),
-    "boot": lambda raw: None if raw is None else int(raw),
-    "index": int,
+    "spot": _spot,
+    "read": lambda raw: None if raw is None else _whole(raw),
+    "boot": lambda raw: None if raw is None else _whole(raw),
+    "index": _whole,
     "dark": _flag,
     "halts": _flag,
+    "confirm_paid": _flag,
 }
 
 # per event type: its fields (name, how to read it, whether it may be left out), and every key
@@ -425,13 +490,28 @@ _SHAPES: dict[
 }
 
 
+def _listed(names: Iterable[str]) -> str:
+    """``a, b and c``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def event_from_json(doc: dict[str, Any]) -> Event:
-    """Rebuild an event; :class:`MalformedEvent` says which field is wrong and why."""
+    """Rebuild an event; :class:`MalformedEvent` says which field is wrong, what it expected
+    and what arrived.
+
+    >>> try:
+    ...     event_from_json({"kind": "place_bet", "actor": "seat:1", "hand": "player",
+    ...                      "seat": "seat:1", "spot": "ante", "amount": 10, "colour": "red"})
+    ... except MalformedEvent as refusal:
+    ...     print(refusal)
+    place_bet has an unknown field 'colour': expected only hand, seat, spot, amount and dark
+    """
     kind = doc.get("kind")
-    cls = EVENT_TYPES.get(str(kind))
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedEvent(
-            f"unknown event kind {kind!r}: expected one of {', '.join(EVENT_TYPES)}"
+            f"unknown event kind {shown(kind)}: expected one of {', '.join(EVENT_TYPES)}"
         )
     fields, known = _SHAPES[cls]
     values: dict[str, object] = {}
@@ -439,11 +519,35 @@ def event_from_json(doc: dict[str, Any]) -> Event:
         if name not in doc:
             if optional:
                 continue
-            raise MalformedEvent(f"{kind} event lacks the field {name!r}")
+            raise MalformedEvent(f"{kind} lacks the field '{name}': expected {_fields_of(cls)}")
         try:
             values[name] = read(doc[name])
         except (ValueError, TableError) as error:
-            raise MalformedEvent(f"{kind} event field {name!r}: {error}") from None
+            raise MalformedEvent(f"{kind} {name}: {error}") from None
     if not doc.keys() <= known:
-        raise MalformedEvent(f"{kind} event has unknown fields {sorted(set(doc) - known)}")
+        extra = sorted(set(doc) - known)
+        which = "an unknown field" if len(extra) == 1 else "unknown fields"
+        raise MalformedEvent(
+            f"{kind} has {which} {_listed(shown(name) for name in extra)}: "
+            + (f"expected only {_listed(_accepted(cls))}" if _accepted(cls) else "expected none")
+        )
     return cls(**values)  # type: ignore[arg-type]
+
+
+def _accepted(cls: type[Event]) -> list[str]:
+    """The fields a sender writes for an event of ``cls`` (the actor comes from the topic)."""
+    return [f.name for f in dataclasses.fields(cls) if f.name != "actor"]
+
+
+def _fields_of(cls: type[Event]) -> str:
+    """The fields of ``cls`` in words: ``hand, seat, spot and amount (dark may be added)``."""
+    required = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.name != "actor" and f.default is dataclasses.MISSING
+    ]
+    optional = [n for n in _accepted(cls) if n not in required]
+    text = _listed(required) if required else "no other field"
+    if optional:
+        text += f" ({_listed(optional)} may be added)"
+    return text

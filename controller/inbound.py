@@ -132,6 +132,40 @@ def read_json(payload: bytes) -> object:
     return value
 
 
+#: what each field of a command's envelope must be, for a refusal that says so
+_ENVELOPE = {
+    "v": "1 (the command format's version)",
+    "id": "a correlation id of 1 to 64 characters",
+    "command": "a command's name of 1 to 40 characters (such as place_bet)",
+    "by": "the pit manager's name, of at most 40 characters",
+}
+
+
+def _envelope_error(loc: tuple[int | str, ...], raw: dict[str, Any]) -> str:
+    """One envelope field's refusal: what it must be, and what arrived."""
+    field = str(loc[0]) if loc else ""
+    if field not in raw:
+        got = "nothing"
+    else:
+        got = repr(raw[field])
+        got = got if len(got) <= 70 else got[:69] + "…"
+    return f"{field or '(message)'}: expected {_ENVELOPE.get(field, 'a valid value')}; got {got}"
+
+
+#: the roles that send commands over MQTT, in words
+_WHO = {"seat": "seat", "dealer": "dealer", "pit": "pit manager"}
+_SENDERS = frozenset(_WHO)
+
+
+def commands_of(role: str) -> list[str]:
+    """The commands ``role`` may send, in the order the table documents them.
+
+    >>> commands_of("seat")[:3]
+    ['place_bet', 'undo_bet', 'clear_bets']
+    """
+    return [kind for kind, cls in EVENT_TYPES.items() if role in ROLES.get(cls, frozenset())]
+
+
 def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
     """A command payload from ``sender`` → (correlation id, event); raises CommandRejected.
 
@@ -151,10 +185,7 @@ def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
     try:
         command = Command.model_validate(raw)
     except ValidationError as error:
-        reasons = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(message)'}: {e['msg']}"
-            for e in error.errors()
-        )
+        reasons = "; ".join(_envelope_error(e["loc"], raw) for e in error.errors())
         raise CommandRejected(command_id, name, reasons) from None
     if sender.role == "seat":
         actor = f"seat:{sender.seat}"
@@ -175,14 +206,20 @@ def parse_command(sender: Sender, payload: bytes) -> tuple[str, Event]:
             raise CommandRejected(command.id, command.command, f"{actor} may not act for {claimed}")
         if "seat" in doc or command.command in _SEAT_FIELD:
             doc["seat"] = actor
-    kind = EVENT_TYPES.get(command.command)  # an unknown one is refused by the event's reader
-    allowed = ROLES.get(kind, frozenset()) if kind is not None else frozenset()
-    if kind is not None and sender.role not in allowed:
+    kind = EVENT_TYPES.get(command.command)
+    allowed = ROLES.get(kind, frozenset()) & _SENDERS if kind is not None else frozenset()
+    if sender.role not in allowed:
+        mine = ", ".join(commands_of(sender.role))
+        expected = f"expected a command the {_WHO[sender.role]} may send ({mine})"
+        if not allowed:  # no console sends it (a card, a timer's tick) or no such command
+            raise CommandRejected(
+                command.id, command.command, f"{expected}; got {command.command!r}"
+            )
+        only = " and the ".join(_WHO[role] for role in sorted(allowed))
         raise CommandRejected(
             command.id,
             command.command,
-            f"{command.command} may not come from the {sender.role}: only "
-            + ", ".join(sorted(allowed)),
+            f"{expected}; got {command.command}, which only the {only} may send",
         )
     try:
         event = event_from_json({"kind": command.command, "actor": actor, **doc})

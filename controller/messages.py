@@ -145,6 +145,9 @@ class DealerState(_Envelope):
     next: str
     next_position: str | None
     halt_reason: str
+    halted_by: str = Field(
+        default="", description="who halted the round: shoe, camera, dealer, pit:NAME or system"
+    )
     cards: list[CardView]
     stakes: list[StakeView]
     payments_due: list[dict[str, str]] = Field(description="hand, seat, amount to pay")
@@ -163,11 +166,19 @@ class PitState(_Envelope):
     round_id: str | None
     next: str
     halt_reason: str
+    halted_by: str = Field(
+        default="", description="who halted the round: shoe, camera, dealer, pit:NAME or system"
+    )
     deck_id: str
     cards: list[CardView]
     stakes: list[StakeView]
     balances: dict[str, str]
     settlements: list[dict[str, Any]]
+    payments_confirmed: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="hand, seat, amount: the payments the dealer confirmed in this round "
+        "(a void then needs the pit manager's confirm_paid)",
+    )
     corrections: list[dict[str, Any]]
     removed: list[str]
     stray: list[str]
@@ -194,6 +205,13 @@ class Reply(_Envelope):
     command: str
     ok: bool
     reason: str = Field(default="", description="why the command was refused")
+    repeated: bool = Field(
+        default=False,
+        description=(
+            "the command's id was already answered: this is that first answer again, and the "
+            "command was not applied again"
+        ),
+    )
 
 
 class Command(_Model):

@@ -70,6 +70,7 @@ from controller.games.rules import (
     Spot,
     exact,
     format_amount,
+    say_amount,
     times,
 )
 from controller.games.rules import (
@@ -78,6 +79,7 @@ from controller.games.rules import (
 from controller.hands import HandValue
 
 __all__ = [
+    "RULES",
     "Due",
     "IllegalCommand",
     "Phase",
@@ -86,13 +88,19 @@ __all__ = [
     "TableConfig",
     "TableState",
     "can",
+    "dealt_as",
     "handle",
     "new_table",
     "round_id",
     "transition_table",
+    "who",
 ]
 
 DEALER = "dealer"
+
+#: The revision of the table's rules that new tables play by, kept in a journal's row 0:
+#: 2, a void after confirmed payments needs the pit manager's confirmation (before: none).
+RULES = 2
 
 _Json = dict[str, object]
 
@@ -116,7 +124,9 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """One table: its game, how players sit, its timers and how money moves."""
+    """One table: its game, how players sit, its timers and how money moves; ``rules`` is
+    the revision of the table's rules it plays by (:data:`RULES`; a journal keeps the one it
+    was played under, so a replay plays an old journal by its own rules)."""
 
     table_id: str
     game: Game
@@ -126,6 +136,7 @@ class TableConfig:
     decision_seconds: float | None = None  # studio: undecided hands get the timeout choice
     confirm_payments: bool = False  # physical tables: the dealer confirms what was paid
     balances: Mapping[str, Money] | None = None  # studio seats' starting balances (no credit)
+    rules: int = RULES
 
 
 # Money in the state is exact and in its cheapest form (rules.Money): an int when whole, a
@@ -215,7 +226,11 @@ class Round:
     paid: tuple[tuple[str, str, Money], ...] = ()
     halted_from: Phase | None = None
     halt_reason: str = ""
+    halted_by: str = ""  # the actor whose halt stopped the round: shoe, camera, dealer, pit…
     stray: tuple[Card, ...] = ()  # cards that arrived when none was due
+    # of those, the cards that arrived while the deal was halted (a card read before the
+    # controller restarted, resent by the shoe): dealt to the places due when it resumes
+    held: tuple[Card, ...] = ()
     exposed_early: bool = False  # the dealer opened his cards before all decisions
     dark: frozenset[str] = frozenset()  # boxes their owners play dark (seed 001)
     permissions: tuple[tuple[str, str], ...] = ()  # (box, passenger) the owner allowed
@@ -269,7 +284,7 @@ class TableState:
     def next_due(self) -> str:
         """What the table waits for, in words, for the console."""
         if self.phase is Phase.HALTED and self.round is not None:
-            return f"halted: {self.round.halt_reason}"
+            return f"halted by {who(self.round.halted_by)}: {self.round.halt_reason}"
         if self.round is None:
             return _WAITING_FOR.get(self.phase, "")
         if self.phase is Phase.BETTING:
@@ -355,10 +370,14 @@ def _verify_bet(
     rnd = _need(state, "place a bet", Phase.BETTING)
     cfg = state.config
     if event.hand not in cfg.hands:
-        raise IllegalCommand(f"can't bet on {event.hand!r}: the hands are {', '.join(cfg.hands)}")
+        raise IllegalCommand(
+            f"can't bet on '{event.hand}': expected a hand of this table ({', '.join(cfg.hands)})"
+        )
     amount = exact(event.amount)
     if amount <= 0:
-        raise IllegalCommand(f"can't bet {event.amount}: a bet is a positive amount")
+        raise IllegalCommand(
+            f"can't bet {say_amount(amount)}: expected a positive amount such as 25 or 12.5"
+        )
     if cfg.seating is Seating.BOXES:
         _verify_box_bet(state, rnd, event)
     before = rnd.stake(event.hand, event.seat)
@@ -373,7 +392,15 @@ def _verify_bet(
     limits = game.config.limits
     limit = limits.get(event.spot)
     if limit is not None:
-        limit.verify(event.spot, totals[event.spot], totals)
+        try:
+            limit.verify(event.spot, totals[event.spot], totals)
+        except TableError as error:
+            on = totals[event.spot] - amount  # already on the spot: the limit is on the total
+            if on == 0:
+                raise
+            raise IllegalCommand(
+                f"{error} in all ({say_amount(on)} already on it, {say_amount(amount)} added)"
+            ) from None
         if event.spot is Spot.ANTE:  # a lower ante must not leave a side bet above its cap
             for spot, total in totals.items():
                 cap = limits.get(spot)
@@ -388,10 +415,10 @@ def _verify_bet(
         was = _placed(game, before) if before else _walked(game, (), ())[1]
         cost = exact(placed - was)
         if cost > balance:
-            brings = "" if cost == event.amount else f" (with the bets it brings, {cost})"
+            brings = "" if cost == amount else f" (with the bets it brings, {say_amount(cost)})"
             raise IllegalCommand(
-                f"can't bet {event.amount} for {event.seat}{brings}: the balance is {balance} "
-                "(no credit)"
+                f"can't bet {say_amount(amount)} for {event.seat}{brings}: the balance is "
+                f"{say_amount(balance)} (no credit)"
             )
     return rnd, before, bets, placed
 
@@ -460,8 +487,9 @@ def _verify_box_bet(state: TableState, rnd: Round, event: PlaceBet) -> None:
             total = (own.totals().get(Spot.ANTE, 0) if own else 0) + event.amount
             if total > owners.totals().get(Spot.ANTE, 0):
                 raise IllegalCommand(
-                    f"can't bet {total} for {event.seat} on {event.hand}: a passenger on an open "
-                    f"box bets the owner's amount ({owners.totals().get(Spot.ANTE)})"
+                    f"can't bet {say_amount(exact(total))} for {event.seat} on {event.hand}: "
+                    "a passenger on an open box bets the owner's amount "
+                    f"({say_amount(owners.totals().get(Spot.ANTE, 0))})"
                 )
 
 
@@ -481,8 +509,9 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
             open_rider = s.hand == hand and s.seat != owner and hand not in rnd.dark
             if open_rider and antes[(hand, s.seat)] != antes[(hand, owner)]:
                 raise IllegalCommand(
-                    f"can't close betting: {s.seat} on {hand} bets {antes[(hand, s.seat)]}, "
-                    f"the owner {owner} {antes[(hand, owner)]}: open-box bets must be equal"
+                    f"can't close betting: {s.seat} on {hand} bets "
+                    f"{say_amount(antes[(hand, s.seat)])}, the owner {owner} "
+                    f"{say_amount(antes[(hand, owner)])}: open-box bets must be equal"
                 )
     for owner, hands in owned.items():
         if len(hands) == 2:
@@ -490,7 +519,8 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
             if antes[(a, owner)] != antes[(b, owner)]:
                 raise IllegalCommand(
                     f"can't close betting: {owner}'s antes on {a} and {b} differ "
-                    f"({antes[(a, owner)]} and {antes[(b, owner)]}): they must be equal"
+                    f"({say_amount(antes[(a, owner)])} and {say_amount(antes[(b, owner)])}): "
+                    "they must be equal"
                 )
             riders = {s.seat for s in rnd.stakes if s.hand == a and s.seat != owner}
             riders_b = {s.seat for s in rnd.stakes if s.hand == b and s.seat != owner}
@@ -546,8 +576,8 @@ def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoi
             balance = state.balance(stake.seat) or 0
             if cost > balance:
                 raise IllegalCommand(
-                    f"can't {event.option} for {stake.seat}: it costs {format_amount(cost)} and "
-                    f"the balance is {format_amount(balance)} (no credit)"
+                    f"can't {event.option} for {stake.seat}: it costs {say_amount(cost)} and "
+                    f"the balance is {say_amount(balance)} (no credit)"
                 )
     return rnd, due.point, targets
 
@@ -994,11 +1024,23 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
     due = rnd.due if rnd is not None else None
     if state.phase is not Phase.DEALING or rnd is None or due is None or due.kind != "card":
         return _halt_for_card(state, event.card)
-    if event.card in {c for _, c, _ in rnd.cards}:
-        return _halt(state, f"card {event.card} was already dealt in this round", DEALER)
+    card = event.card
+    if card in rnd.stray or any(c is card for _, c, _ in rnd.cards):
+        # every game shuffles a fresh deck for each round: the round's cards are the deck's
+        due_as = f"{due.position}'s {_nth(1 + sum(p == due.position for p, _, _ in rnd.cards))}"
+        reason = (
+            f"card {card} was already dealt in this round as {dealt_as(rnd, card)}; it came "
+            f"again as card {len(rnd.cards) + 1} (due: {due_as} card)"
+        )
+        return _halt(state, reason, "shoe")
     deck = state.config.game.info.deck
     if event.card not in deck:
-        return _halt(state, f"card {event.card} is not in the {deck.description}", DEALER)
+        due_as = f"{due.position}'s {_nth(1 + sum(p == due.position for p, _, _ in rnd.cards))}"
+        reason = (
+            f"card {event.card} is not in the {deck.description}: the shoe read it as card "
+            f"{len(rnd.cards) + 1} (due: {due_as} card); a card of another deck is in the shoe"
+        )
+        return _halt(state, reason, "shoe")
     rnd = _evolve(
         rnd, cards=(*rnd.cards, (due.position, event.card, due.face)), cursor=rnd.cursor + 1
     )
@@ -1009,12 +1051,66 @@ def _card(state: TableState, event: CardDrawn, now: float) -> tuple[TableState, 
     return state, actions + more + _gate(before, state)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _nth(n: int) -> str:
+    """``first``, ``second`` … in words, then ``9th``."""
+    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
+
+
+def dealt_as(rnd: Round, card: Card) -> str:
+    """Where ``card`` already is in ``rnd``, in the round's terms; empty when it is not.
+
+    Cards count in the order dealt, and per position:
+
+    >>> qc, ks, js = Card.parse("QC"), Card.parse("KS"), Card.parse("JS")
+    >>> rnd = Round("R", 0.0, cards=(("box 1", ks, Face.UP), ("box 1", qc, Face.UP)), stray=(js,))
+    >>> dealt_as(rnd, qc), dealt_as(rnd, js), dealt_as(rnd, Card.parse("2C"))
+    ("card 2 (box 1's second card)", 'a stray card (it came while none was due)', '')
+    """
+    for n, (position, dealt, _) in enumerate(rnd.cards, start=1):
+        if dealt is card:
+            nth = _nth(sum(p == position for p, _, _ in rnd.cards[:n]))
+            return f"card {n} ({position}'s {nth} card)"
+    if card in rnd.stray:
+        return "a stray card (it came while none was due)"
+    return ""
+
+
 def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Action]]:
+    rnd = state.round
+    due = rnd.due if rnd is not None else None
+    if (
+        state.phase is Phase.HALTED
+        and rnd is not None
+        and rnd.halted_from is Phase.DEALING
+        and due is not None
+        and due.kind == "card"
+    ):
+        # A card drawn during the deal that reaches the table only now (read before the
+        # controller restarted, and sent again by the shoe): it lies on the felt where the
+        # deal put it. It is held, and dealt to the places due when the round resumes.
+        held = (*rnd.held, card)
+        place = _held_place(rnd, len(held))
+        rnd = _evolve(rnd, stray=(*rnd.stray, card), held=held)
+        state = _evolve(state, round=rnd)
+        message = (
+            f"card {card} arrived while the deal was halted: it is held for {place}, where "
+            "the deal puts it, and is dealt there when the round resumes (to place it "
+            "elsewhere, restore the sequence; to take it back, redeal)"
+        )
+        # the pit's alone: the card may be one the dealer's console does not show (face down)
+        alert = {"level": "warning", "audience": "pit", "message": message}
+        return state, [Action("alert", alert)]
     if state.phase is Phase.HALTED:  # the halt's reason is already there: not quoted again
         reason = f"card {card} arrived while the table was halted"
     else:
         where = state.next_due or state.phase.value
         reason = f"card {card} arrived while no card was due ({state.phase}: waiting for {where})"
+    dealt = dealt_as(state.round, card) if state.round is not None else ""
+    if dealt:
+        reason += f"; it was already dealt in this round as {dealt}"
     if state.round is None:
         # no round to stop: the card is reported, and the table stays as it is
         return state, [Action("alert", {"level": "error", "message": reason, "card": card.code})]
@@ -1022,20 +1118,27 @@ def _halt_for_card(state: TableState, card: Card) -> tuple[TableState, list[Acti
     return _halt(_evolve(state, round=rnd), reason, "shoe")
 
 
+def _held_place(rnd: Round, n: int) -> str:
+    """The place the ``n``-th card held during a halted deal goes to, in words."""
+    steps = [d for d in rnd.script[rnd.cursor :] if d.kind == "card"]
+    return steps[n - 1].describe() if n <= len(steps) else "no place (the deal has no more cards)"
+
+
 def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[Action]]:
     rnd = state.round
     assert rnd is not None
     if state.phase is Phase.HALTED:  # already halted: add the reason, keep the first phase
-        rnd = _evolve(rnd, halt_reason=f"{rnd.halt_reason}; {reason}")
+        also = reason if actor == rnd.halted_by else f"then {who(actor)}: {reason}"
+        rnd = _evolve(rnd, halt_reason=f"{rnd.halt_reason}; {also}")
         state = _evolve(state, round=rnd)
-        return state, [Action("alert", {"level": "error", "message": reason})]
-    rnd = _evolve(rnd, halted_from=state.phase, halt_reason=reason)
+        return state, [Action("alert", {"level": "error", "message": reason, "by": actor})]
+    rnd = _evolve(rnd, halted_from=state.phase, halt_reason=reason, halted_by=actor)
     before = state
     state = _evolve(state, round=rnd, phase=Phase.HALTED)
     actions = [
         Action("halted", {"round_id": rnd.round_id, "reason": reason, "by": actor,
                           "from": rnd.halted_from.value if rnd.halted_from else None}),
-        Action("alert", {"level": "error", "message": f"dealing halted: {reason}"}),
+        Action("alert", {"level": "error", "message": f"halted by {who(actor)}: {reason}"}),
         _phase_action(state),
     ]  # fmt: skip
     return state, actions + _gate(before, state)
@@ -1046,14 +1149,20 @@ def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, l
     assert rnd.halted_from is not None
     before = state
     phase = rnd.halted_from
-    rnd = _evolve(rnd, halted_from=None, halt_reason="")
+    rnd = _evolve(rnd, halted_from=None, halt_reason="", halted_by="")
     if phase is Phase.DECIDING and state.config.decision_seconds:
         rnd = _evolve(rnd, decision_deadline=now + state.config.decision_seconds)
     if phase is Phase.BETTING and state.config.betting_seconds:
         rnd = _evolve(rnd, betting_deadline=now + state.config.betting_seconds)
+    held = rnd.held  # cards that came while the deal was halted: dealt now, in their order
+    if held:
+        rnd = _evolve(rnd, held=(), stray=tuple(c for c in rnd.stray if c not in held))
     state = _evolve(state, round=rnd, phase=phase)
     actions = [Action("resumed", {"round_id": rnd.round_id, "by": event.actor, "note": event.note}),
                _phase_action(state)]  # fmt: skip
+    for card in held:
+        state, dealt = _card(state, CardDrawn(actor="shoe", card=card), now)
+        actions += dealt
     return state, actions + _gate(before, state)
 
 
@@ -1061,11 +1170,28 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
     if state.round is None:
         raise _refuse("void a round", state, "no round is in play")
     rnd = state.round
+    # payments the dealer confirmed were made: after one, only the pit manager's confirmation
+    # voids the round (rules 2), and those stakes are recorded as paid, not returned again
+    paid = {(h, s): amount for h, s, amount in rnd.paid} if state.config.rules >= 2 else {}
+    if paid and not event.confirm_paid:
+        which = _listed([f"{h} ({s})" for h, s in paid])
+        raise _refuse(
+            "void the round", state,
+            f"payments already confirmed for {which}: the pit manager must confirm the void "
+            "(void_round with confirm_paid=true); the record then shows those stakes as "
+            "already paid, and every other bet returned",
+        )  # fmt: skip
     before = state
     refunds: list[dict[str, str]] = []
     for stake in rnd.stakes:  # the round did not happen: every amount paid in comes back
+        amount = paid.get((stake.hand, stake.seat))
+        if amount is not None:  # paid out already: nothing more comes back
+            refunds.append({"hand": stake.hand, "seat": stake.seat, "status": "already paid",
+                            "returned": "0", "paid": format_amount(amount)})  # fmt: skip
+            continue
         paid_in = _placed(state.config.game, stake)
-        refunds.append({"hand": stake.hand, "seat": stake.seat, "returned": format_amount(paid_in)})
+        refunds.append({"hand": stake.hand, "seat": stake.seat, "status": "returned",
+                        "returned": format_amount(paid_in)})  # fmt: skip
         state = _debit(state, stake.seat, -stake.debited)
     state = _evolve(
         state, phase=Phase.IDLE, round=None, last_round=((rnd.round_id, "void"),),
@@ -1076,7 +1202,20 @@ def _void(state: TableState, event: VoidRound) -> tuple[TableState, list[Action]
                                "by": event.actor, "refunds": refunds}),
         _phase_action(state),
     ]  # fmt: skip
+    if paid:
+        which = _listed([f"{h} ({s}) {say_amount(amount)}" for (h, s), amount in paid.items()])
+        message = (
+            f"round {rnd.round_id} voided by {who(event.actor)} after payments: already paid "
+            f"{which}; their bets were not returned again, every other bet was returned. The "
+            "house rules say whether those payments are taken back"
+        )
+        actions.append(Action("alert", {"level": "warning", "audience": "pit", "message": message}))
     return state, actions + _gate(before, state)
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _decide(state: TableState, event: Decide, now: float, automatic: bool = False
@@ -1130,21 +1269,23 @@ def _payment(state: TableState, event: ConfirmPayment) -> tuple[TableState, list
     owed = next((s.returned for h, seat, s in rnd.settlements
                  if h == event.hand and seat == event.seat), None)  # fmt: skip
     if owed is None:
+        due_now = [f"{h} ({s})" for h, s, st in rnd.settlements if st.returned > 0]
         raise IllegalCommand(
-            f"can't confirm a payment for {event.seat} on {event.hand}: no such stake"
+            f"can't confirm a payment for {event.seat} on {event.hand}: no such stake; "
+            f"expected one of {', '.join(due_now) or 'none (nothing is owed)'}"
         )
     actions: list[Action] = []
     who = f"{event.hand} ({event.seat})"
-    paid, due = format_amount(event.paid), format_amount(owed)
+    paid, due = say_amount(exact(event.paid)), say_amount(owed)
     if event.paid < owed:
-        gap = format_amount(owed - event.paid)
+        gap = say_amount(exact(owed - event.paid))
         message = f"short payment on {who}: paid {paid}, owed {due}: pay {gap} more"
         actions.append(
             Action("alert", {"level": "warning", "audience": "dealer", "message": message})
         )
         return state, actions
     if event.paid > owed:
-        gap = format_amount(event.paid - owed)
+        gap = say_amount(exact(event.paid - owed))
         message = f"overpayment on {who}: paid {paid}, owed {due}: {gap} too much"
         actions.append(Action("alert", {"level": "error", "audience": "pit", "message": message}))
     others = tuple(p for p in rnd.paid if (p[0], p[1]) != (event.hand, event.seat))
@@ -1224,8 +1365,8 @@ def _restore(
         )
     removed = tuple(c for c in known if c not in seen)
     rnd = _evolve(
-        rnd, cards=tuple(cards), cursor=cursor, stray=(), removed=(*rnd.removed, *removed),
-        halted_from=None, halt_reason="",
+        rnd, cards=tuple(cards), cursor=cursor, stray=(), held=(), removed=(*rnd.removed, *removed),
+        halted_from=None, halt_reason="", halted_by="",
     )  # fmt: skip
     actions = [Action("sequence_restored", {"by": event.actor, "cards": event.cards,
                                             "removed": [c.code for c in removed]})]  # fmt: skip
@@ -1242,9 +1383,9 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
         state, stake = _charge(state, _evolve(stake, decisions=(), ruling=""))
         stakes.append(stake)
     rnd = _evolve(
-        rnd, stakes=tuple(stakes), cards=(), stray=(), cursor=0, revealed=frozenset(),
+        rnd, stakes=tuple(stakes), cards=(), stray=(), held=(), cursor=0, revealed=frozenset(),
         removed=(*rnd.removed, *collected), redeals=rnd.redeals + 1, exposed_early=False,
-        halted_from=None, halt_reason="", decision_deadline=None,
+        halted_from=None, halt_reason="", halted_by="", decision_deadline=None,
     )  # fmt: skip
     actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
                                  "collected": [c.code for c in collected]})]  # fmt: skip
@@ -1302,7 +1443,7 @@ def _rule(
                 stake = _evolve(stake, decisions=tuple(decisions))
             ruled.append({"hand": stake.hand, "seat": stake.seat, "ruling": event.ruling})
         stakes.append(stake)
-    rnd = _evolve(rnd, stakes=tuple(stakes), halted_from=None, halt_reason="",
+    rnd = _evolve(rnd, stakes=tuple(stakes), halted_from=None, halt_reason="", halted_by="",
                   decision_deadline=None)  # fmt: skip
     due = rnd.due
     if due is not None and due.kind == "decision":
@@ -1481,6 +1622,18 @@ def role_of(actor: str) -> str:
     return actor.split(":", 1)[0]
 
 
+def who(actor: str) -> str:
+    """An actor in words, for a person: ``the shoe``, ``the pit manager (ann)``, ``seat:3``.
+
+    >>> who("shoe"), who("pit:ann"), who("dealer"), who("seat:3")
+    ('the shoe', 'the pit manager (ann)', 'the dealer', 'seat:3')
+    """
+    role, _, name = actor.partition(":")
+    if role == "seat" or role not in _NAMES:
+        return actor
+    return f"{_NAMES[role]} ({name})" if name and name != role else _NAMES[role]
+
+
 def _authorize(event: Event) -> None:
     seat = getattr(event, "seat", None)
     allowed = ROLES.get(type(event), _NOBODY)
@@ -1533,7 +1686,7 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
                 state, more = _decide(state, auto, now, automatic=True)
             except TableError as error:  # never raise out of handle(): say it, halt dealing
                 reason = f"the decision timer could not decide {stake.hand}: {error}"
-                state, more = _halt(state, reason, "timer")
+                state, more = _halt(state, reason, "system")  # the clock's own failure
                 return state, actions + more
             actions += more
         return state, actions
@@ -1572,7 +1725,13 @@ def _fault(state: TableState, event: Fault) -> tuple[TableState, list[Action]]:
         Action("alert", {"level": "error", "audience": "pit", "message": f"fault: {what}"}),
     ]  # fmt: skip
     if event.halts and state.round is not None:
-        state, more = _halt(state, f"{what}: check the layout", "system")
+        failed = "a card" if event.failed == "card_drawn" else f"a {event.failed.replace('_', ' ')}"
+        reason = (
+            f"the controller could not apply {failed} from {who(event.of)}: it is on the felt "
+            "but not in the round; check the layout against the round's cards (the error is "
+            "on the pit's alerts)"
+        )
+        state, more = _halt(state, reason, "system")
         actions += more
     return state, actions
 
@@ -1580,7 +1739,7 @@ def _fault(state: TableState, event: Fault) -> tuple[TableState, list[Action]]:
 def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableState, list[Action]]:
     if state.round is None or state.phase is Phase.HALTED:
         raise _refuse("halt", state, "no round is in play" if state.round is None else "")
-    return _halt(state, event.reason, event.actor)
+    return _halt(state, event.reason.strip() or "no reason given", event.actor)
 
 
 _Handler = Callable[[TableState, Any, float], tuple[TableState, list[Action]]]
@@ -1679,5 +1838,9 @@ def transition_table() -> list[tuple[str, str, str]]:
         ("settling", "confirm_payment", "idle once every winning stake is paid"),
         ("any round phase", "halt, or a card when none is due", "halted"),
         ("halted", "resume", "the phase it halted in"),
-        ("any round phase", "void_round", "idle, every initial bet returned"),
+        (
+            "any round phase",
+            "void_round (after a confirmed payment: with confirm_paid)",
+            "idle, every bet not already paid returned",
+        ),
     ]

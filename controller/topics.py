@@ -105,6 +105,12 @@ class Topics:
         return f"{self.base}/events"
 
     @property
+    def journal(self) -> str:
+        """Retained, for the pit: the journal's head at the last checkpoint (row count, last
+        digest, time), sealed with the table's key when it has one."""
+        return f"{self.base}/pit/journal"
+
+    @property
     def rebirth(self) -> str:
         """Anyone may ask for a rebirth: the controller republishes every state."""
         return f"{self.base}/rebirth"

@@ -11,6 +11,8 @@ the **pit**. Visibility is decided in one place, :func:`visible`:
   shows his first card early); face-down board cards likewise;
 - a player hand's face-down cards are seen by the seats that bet on it (not in a dark box)
   and become public at the showdown, unless the hand folded;
+- a seat that folded with a side bet settled on the hand's cards sees them once settled
+  (its settlement's ``hole_cards``), dark box included; nobody else is shown a folded hand;
 - the pit sees every card; nobody else ever sees the shoe's undealt cards, removed or stray
   cards, corrections, halt reasons (which may name hidden cards) or other seats' money.
 
@@ -27,7 +29,8 @@ from pydantic import BaseModel
 
 from controller.events import Action
 from controller.games import Seating
-from controller.games.rules import Face, Spot, format_amount
+from controller.games.base import Game
+from controller.games.rules import Face, Spot, exact, format_amount
 from controller.messages import (
     SEQ_MODULO,
     CardView,
@@ -63,6 +66,8 @@ _PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
     "redeal": (),  # the cards on the layout were collected: a display clears them
     "sequence_restored": (),  # the cards were reassigned: a display takes the next state
 }
+#: the side-bet spots, as settlements name them
+_SIDE_SPOTS = frozenset(spot.value for spot in Spot if spot.is_side_bet)
 #: event kinds a seat receives when they concern it
 _SEAT_EVENTS = frozenset(
     {"bet", "bets_taken_back", "decision", "settled", "payment", "seat_disconnected", "alert"}
@@ -124,12 +129,35 @@ def _folded(rnd: Round, hand: str, also: Iterable[Action] = ()) -> bool:
     return bool(folded) and all(seat in folded for seat in seats)
 
 
+def side_bets_stand(game: Game) -> bool:
+    """Whether ``game`` settles a side bet on a folded hand's cards: every game does (seeds
+    000, 002, 003, 004; seed 001 as decided in its configuration), unless its rules let the
+    side bet fall with the hand (texas-poker's ``bonus_stands_after_fold = false``)."""
+    return game.option("bonus_stands_after_fold") is not False
+
+
+def _side_bet_settled(rnd: Round, hand: str, seat: str) -> bool:
+    """Whether ``seat`` folded on ``hand`` and its side bet there was settled on the cards."""
+    for h, s, settlement in rnd.settlements:
+        if h == hand and s == seat:
+            return settlement.folded and any(line.spot.is_side_bet for line in settlement.lines)
+    return False
+
+
 def visible(
-    rnd: Round, position: str, index: int, face: Face, audience: str, *, showdown: bool = False
+    rnd: Round,
+    position: str,
+    index: int,
+    face: Face,
+    audience: str,
+    *,
+    showdown: bool = False,
+    stand: bool = True,
 ) -> bool:
     """Whether ``audience`` may see the ``index``-th card of ``position`` now.
 
-    ``audience`` is ``public``, ``dealer``, ``pit`` or a seat id (``seat:3``).
+    ``audience`` is ``public``, ``dealer``, ``pit`` or a seat id (``seat:3``); ``stand``:
+    whether the game settles a side bet on a folded hand's cards (:func:`side_bets_stand`).
     """
     if audience == PIT:
         return True
@@ -144,13 +172,17 @@ def visible(
         return True
     if face is Face.UP and not dark:
         return True
-    if audience in (PUBLIC, DEALER) or dark:
+    if audience in (PUBLIC, DEALER):
+        return False
+    if stand and _side_bet_settled(rnd, position, audience):
+        return True  # its side bet was settled on these cards: its own seat sees why
+    if dark:
         return False
     return any(s.hand == position and s.seat == audience for s in rnd.stakes)
 
 
 def _card_views(
-    rnd: Round, audience: str, only: Callable[[str], bool] | None = None
+    rnd: Round, audience: str, only: Callable[[str], bool] | None = None, stand: bool = True
 ) -> list[CardView]:
     out: list[CardView] = []
     count: dict[str, int] = {}
@@ -158,7 +190,7 @@ def _card_views(
         index = count[position] = count.get(position, 0) + 1
         if only is not None and not only(position):
             continue
-        shown = visible(rnd, position, index, face, audience)
+        shown = visible(rnd, position, index, face, audience, stand=stand)
         out.append(
             CardView(
                 position=position, index=index, face=face.value, card=card.code if shown else None
@@ -320,7 +352,11 @@ class Projector:
             round_id=rnd.round_id if rnd else None,
             balance=None if balance is None else format_amount(balance),
             stakes=[_stake_view(state, rnd, s) for s in mine] if rnd else [],
-            cards=_card_views(rnd, seat, hands.__contains__) if rnd else [],
+            cards=(
+                _card_views(rnd, seat, hands.__contains__, side_bets_stand(state.config.game))
+                if rnd
+                else []
+            ),
             settlements=self._last_settlements.get(seat, []),
         )
 
@@ -347,6 +383,7 @@ class Projector:
                 else None
             ),
             halt_reason=rnd.halt_reason if rnd else "",
+            halted_by=rnd.halted_by if rnd else "",
             cards=_card_views(rnd, DEALER) if rnd else [],
             stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             payments_due=payments,
@@ -362,11 +399,16 @@ class Projector:
             round_id=rnd.round_id if rnd else None,
             next=state.next_due,
             halt_reason=rnd.halt_reason if rnd else "",
+            halted_by=rnd.halted_by if rnd else "",
             deck_id=state.deck_id,
             cards=_card_views(rnd, PIT) if rnd else [],
             stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             balances={seat: format_amount(b) for seat, b in state.balances},
             settlements=self._pit_settlements,
+            payments_confirmed=[
+                {"hand": h, "seat": s, "amount": format_amount(exact(amount))}
+                for h, s, amount in (rnd.paid if rnd else ())
+            ],
             corrections=[
                 {"position": p, "index": i, "was": w, "now": n, "by": who, "reason": why}
                 for p, i, w, n, who, why in (rnd.corrections if rnd else ())
@@ -435,7 +477,7 @@ class Projector:
             elif action.kind == "round_ended" and ended is None:
                 ended = action
         if settled_now:
-            self._record_settlements(settled_now)
+            self._record_settlements(settled_now, before, after, actions)
         if ended is not None:
             self._last_round = self._summary(before, actions, ended)
         self._note_seats(after)
@@ -519,11 +561,8 @@ class Projector:
             target = data.get("seat") or data.get("audience")
             if isinstance(target, str) and target.startswith("seat:"):
                 seat = target
-                yield (
-                    self.event(
-                        seat, self.topics.seat(seat).events, kind, _staff_copy(kind, data), now
-                    )
-                )
+                copy = self._seat_copy(seat, kind, data)
+                yield (self.event(seat, self.topics.seat(seat).events, kind, copy, now))
         if kind == "card":
             yield (
                 self.event(
@@ -551,15 +590,37 @@ class Projector:
         rnd = after.round or snapshot
         position = str(data["position"])
         index = sum(1 for p, _, _ in rnd.cards if p == position) if rnd is not None else 0
-        if rnd is None or not visible(rnd, position, max(index, 1), Face(data["face"]), audience):
+        stand = side_bets_stand(after.config.game)
+        face = Face(data["face"])
+        if rnd is None or not visible(rnd, position, max(index, 1), face, audience, stand=stand):
             out["card"] = None
         return out
 
-    def _record_settlements(self, settled: list[Action]) -> None:
+    def _seat_copy(self, seat: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """An event for ``seat``: a settlement as kept for its state (see
+        :meth:`_record_settlements`), anything else as the staff see it."""
+        if kind == "settled":
+            hand = data.get("hand")
+            kept = self._last_settlements.get(seat, [])
+            copy = next((d for d in kept if d.get("hand") == hand), None)
+            if copy is not None:
+                return copy
+        return _staff_copy(kind, data)
+
+    def _record_settlements(
+        self, settled: list[Action], before: TableState, after: TableState, actions: list[Action]
+    ) -> None:
+        """Keep each seat's copy of the settlements (a folded stake's side bet settled on the
+        hand's cards carries them as ``hole_cards``: its seat sees why it was paid or lost)."""
         by_seat: dict[str, list[dict[str, Any]]] = {}
+        stand = side_bets_stand(after.config.game)
         for action in settled:
             seat = str(action.data.get("seat"))
-            by_seat.setdefault(seat, []).append(_staff_copy("settled", action.data))
+            copy = _staff_copy("settled", action.data)
+            if stand and _side_bet_on_fold(action.data):
+                hole = _dealt_to(before, after, actions, str(action.data.get("hand")))
+                copy = {**copy, "hole_cards": hole}
+            by_seat.setdefault(seat, []).append(copy)
         self._last_settlements = by_seat
         self._pit_settlements = [a.data for a in settled]
 
@@ -611,15 +672,48 @@ class Projector:
     # ------------------------------------------------------------------ replies
 
     def reply(
-        self, audience: str, command_id: str, command: str, ok: bool, reason: str, now: float
+        self,
+        audience: str,
+        command_id: str,
+        command: str,
+        ok: bool,
+        reason: str,
+        now: float,
+        *,
+        repeated: bool = False,
     ) -> Outgoing:
-        """The answer to one command, on the sender's reply topic."""
+        """The answer to one command, on the sender's reply topic (``repeated``: the first
+        answer to a command sent again with the same id, not applied again)."""
         topics = self._topics_of(audience)
         assert topics is not None, "the public sends no commands"
         message = Reply(
-            **self._envelope(audience, now), id=command_id, command=command, ok=ok, reason=reason
+            **self._envelope(audience, now),
+            id=command_id,
+            command=command,
+            ok=ok,
+            reason=reason,
+            repeated=repeated,
         )
         return Outgoing(topics.reply, self._encode(message), False, audience)
+
+
+def _side_bet_on_fold(data: dict[str, Any]) -> bool:
+    """Whether a settlement (its JSON) is a folded stake's with a side bet settled."""
+    return bool(data.get("folded")) and any(
+        line.get("spot") in _SIDE_SPOTS for line in data.get("lines", ())
+    )
+
+
+def _dealt_to(before: TableState, after: TableState, actions: list[Action], hand: str) -> list[str]:
+    """The cards dealt to ``hand`` in the round of this step (the step may end the round)."""
+    if after.round is not None:
+        return [card.code for card in after.round.cards_of(hand)]
+    dealt = [card.code for card in before.round.cards_of(hand)] if before.round else []
+    for action in actions:
+        if action.kind == "card" and action.data.get("position") == hand:
+            card = action.data["card"]
+            dealt.append(card if isinstance(card, str) else card.code)
+    return dealt
 
 
 def _staff_copy(kind: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from drivers.camera.recognizer import Recognizer
 from drivers.camera.watcher import CameraWatcher
 from drivers.mqtt.client import BrokerAddress, MqttLink
 from drivers.shoe import load_deck_map, make_codec
-from drivers.shoe.events import Connected, Disconnected
+from drivers.shoe.events import Connected, Disconnected, DuplicateDropped
 from drivers.shoe.framed import FramedHostCodec, MessageType
 from drivers.shoe.transport import SerialTransport
 from drivers.storage.births import BirthCounter
@@ -56,13 +56,14 @@ class RunningTable:
         t = config.table
         # everything that can be refused is checked before a file is opened
         self.layout = self._zones() if config.camera.enabled else None
+        journal_key = t.journal_key(base)
         self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
         self.journal_path.parent.mkdir(parents=True, exist_ok=True)
         self.topics = Topics(t.id)
         # the projector remembers what its views need (the last round, the settlements) from
         # the same single replay that rebuilds the table
         projector = Projector(self.topics)
-        self.runner = self._open_journal(projector)
+        self.runner = self._open_journal(projector, journal_key)
         self.births = BirthCounter(self.journal_path)
         kwargs: dict[str, Any] = {"gate": self._gate, "births": self.births.next}
         if clock is not None:
@@ -93,11 +94,14 @@ class RunningTable:
         )
         self.service.publisher = self.link
 
-    def _open_journal(self, projector: Projector) -> TableRunner:
+    def _open_journal(self, projector: Projector, key: bytes | None) -> TableRunner:
+        """The table's journal, replayed (or started), its head sealed with ``key``."""
         t = self.config.table
         path = self.journal_path
         if path.exists() and _rows(path):
-            runner = TableRunner.recover(path, sync=t.journal_sync, observe=projector.observe)
+            runner = TableRunner.recover(
+                path, sync=t.journal_sync, observe=projector.observe, key=key
+            )
             header = next(iter(runner.journal.entries())).record
             have = (header.get("table_id"), header.get("game"))
             if have != (t.id, t.game.value):
@@ -113,7 +117,7 @@ class RunningTable:
             confirm_payments=t.confirm_payments, balances=t.balances,
         )  # fmt: skip
         config_from_header(header, str(path))  # the config must build before a row is written
-        return TableRunner.create(path, header, time.time(), sync=t.journal_sync)
+        return TableRunner.create(path, header, time.time(), sync=t.journal_sync, key=key)
 
     # ------------------------------------------------------------------ the shoe
 
@@ -155,15 +159,18 @@ class RunningTable:
             self.simulator.gate(locked, None if locked else 1)
 
     def _shoe_status(self) -> None:
+        """The shoe's link status and its codec's counts (``stats``: every message dropped
+        as a repeat counts in ``duplicates``), for the dealer's and the pit's consoles."""
         if self.transport is not None:
-            self.service.put(Inbound("hardware", item=("shoe", self.transport.status().to_dict())))
+            status = self.transport.status().to_dict()
+            status["stats"] = self.codec.stats.as_dict()
+            self.service.put(Inbound("hardware", item=("shoe", status)))
 
     def _start_shoe(self) -> None:
         shoe = self.config.shoe
         if isinstance(shoe, NoShoe):
             return
         deck = self.runner.state.config.game.info.deck
-        deck_size = len(deck.cards)
         if isinstance(shoe, SimulatedShoe):
             self.simulator = ShoeSimulator(
                 shoe.dialect, link="pty", seed=shoe.seed, rate=shoe.rate, faults=shoe.faults,
@@ -174,7 +181,7 @@ class RunningTable:
             assert isinstance(shoe, SerialShoe)
             url, dialect, baud = shoe.port, shoe.dialect, shoe.baud
             deck_map = load_deck_map(shoe.deck_map) if shoe.deck_map else None
-        self.codec = make_codec(dialect, deck_map, deck_size=deck_size)
+        self.codec = make_codec(dialect, deck_map)
         # a shoe on a port outlives this process: go on from the last card the journal kept
         # (the simulator in this process started afresh with it, and has nothing to resend)
         if isinstance(self.codec, FramedHostCodec) and isinstance(shoe, SerialShoe):
@@ -184,6 +191,8 @@ class RunningTable:
 
         def deliver(event: Any) -> bool:
             taken = self._shoe_event(event)
+            if isinstance(event, DuplicateDropped):  # nothing is dropped without a count shown
+                self._shoe_status()
             if isinstance(event, Connected | Disconnected):
                 self._shoe_status()
                 if isinstance(event, Connected):  # a shoe comes up unlocked: shut the gate
@@ -223,6 +232,7 @@ class RunningTable:
             stable_frames=camera.stable_frames,
             lost_after=max(2.0, 3 / camera.fps),
             name=f"camera {self.config.table.id}",
+            source_name=camera.source,
         )
         self.watcher.start()
 

@@ -28,11 +28,13 @@ from controller.journal import (
     Record,
     Row,
     parse_record,
+    record_text,
     verify_rows,
 )
-from controller.table import TableConfig, TableState, handle, new_table
+from controller.table import RULES, TableConfig, TableState, handle, new_table
 from controller.work import Progress
 from drivers.storage.sqlite_journal import SqliteJournal
+from tablectl.answers import FAILED, ID_FIELD, Answer, Answers, answer_of, sender_of, split_id
 
 __all__ = [
     "Observer",
@@ -74,6 +76,7 @@ def header_record(
         "decision_seconds": decision_seconds,
         "confirm_payments": confirm_payments,
         "balances": None if balances is None else {k: str(v) for k, v in balances.items()},
+        "rules": RULES,
     }
 
 
@@ -82,6 +85,12 @@ def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
     if record.get("kind") != HEADER:
         raise TableError(f"{source}: row 0 is {record.get('kind')!r}, expected {HEADER!r}")
     balances = record.get("balances")
+    rules = record.get("rules", 1)  # a journal from before the rules were numbered: 1
+    if not isinstance(rules, int) or not 1 <= rules <= RULES:
+        raise TableError(
+            f"{source}: row 0 says the table plays by rules {rules!r}; this controller knows "
+            f"rules 1 to {RULES}: replay it with the release that wrote it"
+        )
     return TableConfig(
         table_id=record["table_id"],
         game=game_from_text(record["game_toml"], f"{source} row 0"),
@@ -91,6 +100,7 @@ def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
         decision_seconds=record.get("decision_seconds"),
         confirm_payments=bool(record.get("confirm_payments")),
         balances=None if balances is None else {k: Fraction(v) for k, v in balances.items()},
+        rules=rules,
     )
 
 
@@ -103,6 +113,7 @@ class ReplayStep:
     event: Event
     state: TableState
     actions: list[Action]
+    command_id: str | None = None  # the id its sender gave the command, for a command
 
 
 @contextlib.contextmanager
@@ -178,11 +189,11 @@ def _replay_rows(
     if progress is not None:
         progress(1, total)  # the header
     events = list(_events(rows))
-    steps = _fold(state, ((at, event) for _, at, event in events), source, [])
-    for done, ((seq, _, _), (at, event, _, after, actions)) in enumerate(
+    steps = _fold(state, ((at, event, cid) for _, at, event, cid in events), source, [])
+    for done, ((seq, _, _, command), (at, event, _, after, actions, _)) in enumerate(
         zip(events, steps, strict=True), 2
     ):
-        yield ReplayStep(seq, at, event, after, actions)
+        yield ReplayStep(seq, at, event, after, actions, None if command is None else command[0])
         if progress is not None and not done % PROGRESS_ROWS:
             progress(done, total)
     if progress is not None:
@@ -222,19 +233,25 @@ def _settled(failed: Failure, event: Event, source: str) -> None:
     ) from error
 
 
-def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event]]:
-    """Every row's event after the header, with its row number (see :func:`_decoded`)."""
+def _events(rows: list[Row]) -> Iterator[tuple[int, float, Event, Command | None]]:
+    """Every row's event after the header, with its row number and its command (see
+    :func:`_decoded`)."""
     records = ((at, text) for _, at, text, _, _ in rows)
-    for row, (at, event) in zip(islice(rows, 1, None), _decoded(records), strict=True):
-        yield row[0], at, event
+    for row, (at, event, command) in zip(islice(rows, 1, None), _decoded(records), strict=True):
+        yield row[0], at, event, command
 
 
 def rebuild(
-    journal: Journal, source: str = "journal", observe: Observer | None = None
+    journal: Journal,
+    source: str = "journal",
+    observe: Observer | None = None,
+    answers: Answers | None = None,
 ) -> TableState:
     """The table a journal leaves: :func:`replay` without its steps, as a restart needs it;
     ``observe`` is told of every row (a projector rebuilding what its views remember) in the
-    same single pass. The table is returned only once the journal's chain has been checked:
+    same single pass, and ``answers`` the answers to the latest commands (a command sent
+    again is answered, not applied twice). The table is returned only once the journal's
+    chain has been checked:
     before the replay, or beside it by another process on a long journal
     (:meth:`~controller.journal.Journal.checked_records`).
 
@@ -243,35 +260,78 @@ def rebuild(
     commands' exceptions), and its passes over the rows and the states would cost a tenth
     of the replay.
     """
-    return _rebuild(journal, source, observe)[0]
+    return _rebuild(journal, source, observe, answers)[0]
 
 
 def _rebuild(
-    journal: Journal, source: str, observe: Observer | None
+    journal: Journal, source: str, observe: Observer | None, answers: Answers | None = None
 ) -> tuple[TableState, Failure | None]:
     """:func:`rebuild`, and the last row's failure when no fault row follows it (the table
-    stopped between the two)."""
+    stopped between the two); ``answers`` is given the answers to the latest commands."""
     unrecorded: list[Failure] = []
     with _collector_paused(), journal.checked_records() as records:
         if not records:
             raise TableError(f"{source}: the journal is empty")
         state = new_table(config_from_header(parse_record(records[0][1]), source))
         steps = _fold(state, _decoded(records), source, unrecorded)
-        if observe is None:
+        if observe is None and answers is None:
             last = deque(steps, maxlen=1)  # only the last table is wanted
             state = last[0][3] if last else state
         else:
-            for _, _, before, state, actions in steps:
-                observe(before, state, actions)
+            state = _observed(steps, state, observe, answers, unrecorded)
     return state, unrecorded[0] if unrecorded else None
 
 
-#: one replayed row: its time, its event, the table before and after it, its actions
-_Step = tuple[float, Event, TableState, TableState, list[Action]]
+def _observed(
+    steps: Iterable[_Step],
+    state: TableState,
+    observe: Observer | None,
+    answers: Answers | None,
+    unrecorded: list[Failure],
+) -> TableState:
+    """Go through a replay's steps, telling ``observe`` of each and giving ``answers`` the
+    answers to the latest commands (``unrecorded``: the last row's failure, when no fault
+    row follows it, known once the steps end); the last table."""
+    kept = answers.kept if answers is not None else 0
+    # the latest commands' rows, answered at the end: (sender, id, event, actions, text, failed)
+    latest: deque[tuple[str, str, Event, list[Action], str, bool]] = deque(maxlen=kept)
+    previous: tuple[str, str] | None = None  # the row before, when it was a command
+    for _, event, before, state, actions, command in steps:
+        if observe is not None:
+            observe(before, state, actions)
+        if not kept:
+            continue
+        if command is not None:
+            latest.append((sender_of(event.actor), command[0], event, actions, command[1], False))
+        elif event.__class__ is Fault and previous is not None and latest:
+            latest[-1] = (*latest[-1][:5], True)  # the command before it failed: not applied
+        previous = command
+    if unrecorded and previous is not None and latest:
+        latest[-1] = (*latest[-1][:5], True)  # the last row, a command, failed: not applied
+    if answers is not None:
+        for sender, command_id, event, actions, text, failed in latest:
+            answer = (
+                Answer(event.kind, False, FAILED, text)
+                if failed
+                else answer_of(event, actions, text)
+            )
+            answers.keep(sender, command_id, answer)
+    return state
+
+
+#: a row's command: the id its sender gave it, and the row's text without the id
+Command = tuple[str, str]
+
+#: one replayed row: its time, its event, the table before and after it, its actions, and
+#: its command (for a command journaled with its id)
+_Step = tuple[float, Event, TableState, TableState, list[Action], Command | None]
 
 
 def _fold(
-    state: TableState, events: Iterable[tuple[float, Event]], source: str, unrecorded: list[Failure]
+    state: TableState,
+    events: Iterable[tuple[float, Event, Command | None]],
+    source: str,
+    unrecorded: list[Failure],
 ) -> Iterator[_Step]:
     """Apply a journal's events from ``state`` as the live table applied them.
 
@@ -283,7 +343,7 @@ def _fold(
     """
     failed: Failure | None = None
     prior = state
-    for at, event in events:
+    for at, event, command in events:
         if failed is not None:
             _settled(failed, event, source)
             failed = None
@@ -294,23 +354,25 @@ def _fold(
             after, actions = handle(state, event, at)
         except Exception as error:  # it failed live too: its fault row comes next
             failed, after, actions = (event, error), state, []
-        yield at, event, state, after, actions
+        yield at, event, state, after, actions, command
         state = after
     if failed is not None:
         unrecorded.append(failed)
 
 
-def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event]]:
-    """Every record's time and event after the header, each distinct record decoded once
-    (events are immutable)."""
+def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event, Command | None]]:
+    """Every record's time, event and command (its id, and its text without the id) after the
+    header, each distinct record decoded once (events are immutable), whatever ids commands
+    came with."""
     decoded: dict[str, Event] = {}
-    for at, text in islice(records, 1, None):
+    for at, stored in islice(records, 1, None):
+        text, command_id = split_id(stored)
         event = decoded.get(text)
         if event is None:
             event = event_from_json(parse_record(text))
             if len(decoded) < 65536:
                 decoded[text] = event
-        yield at, event
+        yield at, event, None if command_id is None else (command_id, text)
 
 
 class TableRunner:
@@ -319,38 +381,59 @@ class TableRunner:
     #: how many of the latest journal write times are kept (for status and benchmarks)
     WRITES_KEPT = 1024
 
-    def __init__(self, state: TableState, journal: Journal) -> None:
+    def __init__(self, state: TableState, journal: Journal, answers: Answers | None = None) -> None:
         self.state = state
         self.journal = journal
+        self.answers = answers if answers is not None else Answers()
         self.write_ms: deque[float] = deque(maxlen=self.WRITES_KEPT)
         self._slowest = 0.0  # of write_ms, kept as writes come (no scan per status)
         self._writes = 0
 
     @classmethod
     def create(
-        cls, path: Path, header: dict[str, Any], at: float, *, sync: str = "full"
+        cls,
+        path: Path,
+        header: dict[str, Any],
+        at: float,
+        *,
+        sync: str = "full",
+        key: bytes | None = None,
     ) -> TableRunner:
-        """Start a new journal at ``path`` with ``header`` as its first row."""
+        """Start a new journal at ``path`` with ``header`` as its first row (its head sealed
+        with ``key`` from then on, when the table has one)."""
         journal = SqliteJournal(path, sync)
-        if len(journal):
+        try:
+            if len(journal):
+                raise TableError(f"{path}: the journal already has rows: recover it instead")
+            journal.append(header, at)
+            journal.keep_sealed(key)
+        except BaseException:
             journal.close()
-            raise TableError(f"{path}: the journal already has rows: recover it instead")
-        journal.append(header, at)
+            raise
         return cls(new_table(config_from_header(header, str(path))), journal)
 
     @classmethod
     def recover(
-        cls, path: Path, *, sync: str = "full", observe: Observer | None = None
+        cls,
+        path: Path,
+        *,
+        sync: str = "full",
+        observe: Observer | None = None,
+        key: bytes | None = None,
     ) -> TableRunner:
         """Reopen a journal and rebuild the table by replaying it once (``observe``: see
-        :func:`rebuild`)."""
+        :func:`rebuild`). With the table's ``key``, the journal's last seal must hold (its
+        rows neither cut nor rewritten) before anything is written to it, and its head is
+        sealed from then on."""
         journal = SqliteJournal(path, sync)
+        answers = Answers()
         try:
-            state, failed = _rebuild(journal, str(path), observe)
+            state, failed = _rebuild(journal, str(path), observe, answers)
+            journal.keep_sealed(key)  # the chain is checked: now its sealed head, then write
         except BaseException:
             journal.close()
             raise
-        runner = cls(state, journal)
+        runner = cls(state, journal, answers)
         if failed is not None:  # it stopped between a failed input and its fault: record it
             before = runner.state
             actions = runner._fault(*failed, time.time())
@@ -358,9 +441,17 @@ class TableRunner:
                 observe(before, runner.state, actions)
         return runner
 
-    def submit(self, event: Event, now: float) -> list[Action]:
-        """Journal ``event``, then apply it; return what the outside world must do."""
+    def submit(self, event: Event, now: float, command_id: str | None = None) -> list[Action]:
+        """Journal ``event``, then apply it; return what the outside world must do.
+
+        A command's id (``command_id``) is journaled with it, and the table's answer is kept
+        (:attr:`answers`): the same command sent again is answered, not applied again.
+        """
         record = event_to_json(event)
+        text = ""
+        if command_id is not None:
+            text = record_text(record)  # the command as it is without its id
+            record[ID_FIELD] = command_id
         start = time.perf_counter()
         self.journal.append(record, now)
         ms = (time.perf_counter() - start) * 1000
@@ -373,7 +464,13 @@ class TableRunner:
         try:
             self.state, actions = handle(self.state, event, now)
         except Exception as error:  # nothing of it was applied: record why, and go on
+            if command_id is not None:
+                self.answers.keep(
+                    sender_of(event.actor), command_id, Answer(event.kind, False, FAILED, text)
+                )
             return self._fault(event, error, now)
+        if command_id is not None:
+            self.answers.keep(sender_of(event.actor), command_id, answer_of(event, actions, text))
         return actions
 
     def _fault(self, event: Event, error: Exception, now: float) -> list[Action]:

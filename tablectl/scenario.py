@@ -160,8 +160,10 @@ def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
                 return Halt(actor=actor, reason=text)
             case "resume":
                 return Resume(actor=actor, note=text)
-            case "void":
-                return VoidRound(actor=actor, reason=text)
+            case "void":  # void [confirm_paid] TEXT: confirm_paid after a confirmed payment
+                confirm = bool(args) and args[0] == "confirm_paid"
+                reason = " ".join(args[1:]) if confirm else text
+                return VoidRound(actor=actor, reason=reason, confirm_paid=confirm)
             case "redeal":
                 return Redeal(actor=actor, reason=text)
             case "restore":

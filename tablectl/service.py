@@ -14,8 +14,9 @@ What it survives: the broker restarting (it reconnects and republishes every sta
 new birth), its own death (``TableRunner.recover`` replays the journal once, for the table
 and its projector, and the service halts a round that was in play, so the dealer checks the
 layout before resuming or voiding it), the shoe unplugged and back (published as hardware
-status; a dialect without sequence numbers halts dealing, because a card may have been read
-while it was away).
+status and alerted to the pit in words, as the camera's loss and return are; a dialect
+without sequence numbers halts dealing, because a card may have been read while it was
+away).
 """
 
 from __future__ import annotations
@@ -40,14 +41,19 @@ from controller.events import (
     Halt,
     SeatDisconnected,
     Tick,
+    event_to_json,
 )
 from controller.inbound import CommandRejected, parse_command
-from controller.table import Phase, TableState
+from controller.journal import Seal, record_text
+from controller.table import Phase, TableState, dealt_as
 from controller.topics import Sender, Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
-from drivers.shoe.events import CardRead, Connected, Disconnected, must_halt
+from drivers.shoe.events import CardRead, Connected, Disconnected, DuplicateCard, must_halt
 from drivers.storage.sqlite_journal import JournalError
+from tablectl.answers import Answer, refusal
+from tablectl.hardware import camera_change, shoe_back, shoe_lost, shoe_lost_halt
 from tablectl.runtime import TableRunner
+from tablectl.shoe_reasons import shoe_reason
 
 __all__ = ["Inbound", "Publisher", "TableService"]
 
@@ -133,6 +139,7 @@ class TableService:
         self._applied: Event | None = None  # what the input being handled applied, if anything
         self._thread: threading.Thread | None = None
         self._last_rebirth = 0.0
+        self._head: Seal | None = None  # the journal's head at the last checkpoint
         self.error: BaseException | None = None
         self.listeners: list[Callable[[Event, list[Action]], None]] = []
 
@@ -413,12 +420,14 @@ class TableService:
             case "rebirth":
                 if now - self._last_rebirth >= 0.2:  # a burst of requests is one rebirth
                     self._last_rebirth = now
+                    self._publish_status(b"online")  # live: the controller is here now
                     self._publish(self.projector.states(self.runner.state, now))
             case "connected":
                 births = self.status["broker"]["births"] = self.status["broker"]["births"] + 1
                 self.status["broker"]["connected"] = True
                 self.projector.new_birth(births if self.births is None else self.births())
                 self._publish_status(b"online")
+                self._publish_head()
                 self._publish(self.projector.states(self.runner.state, now))
             case "disconnected":
                 self.status["broker"]["connected"] = False
@@ -427,9 +436,9 @@ class TableService:
                 name, status = inbound.item
                 was = self.status.get(name, {}).get("connected")
                 self.status[name] = status
-                if name == "camera" and was and not status.get("connected"):
-                    why = status.get("last_error") or "no frames"
-                    self._alert("warning", f"camera lost ({why}): the shoe alone deals on", now)
+                change = camera_change(was, status, now) if name == "camera" else None
+                if change is not None:  # lost or back: the pit hears it in words
+                    self._alert(*change, now)
                 self._publish(self.projector.states(self.runner.state, now, only=STAFF))
             case "camera":
                 self.seen = inbound.item
@@ -439,12 +448,12 @@ class TableService:
             case _:
                 raise TableError(f"unknown input {inbound.kind!r}")
 
-    def _apply(self, event: Event, now: float) -> list[Action]:
+    def _apply(self, event: Event, now: float, command_id: str | None = None) -> list[Action]:
         before = self.runner.state
-        actions = self.runner.submit(event, now)
+        actions = self.runner.submit(event, now, command_id)
         after = self.runner.state
         # journaled and applied (unless refused), whatever comes next
-        self._applied = None if _refusal(actions, event) is not None else event
+        self._applied = None if refusal(actions, event) is not None else event
         gates = [bool(a.data["locked"]) for a in actions if a.kind == "shoe_gate"]
         if self.gate is not None and gates and gates[-1]:
             self.gate(True)  # locked at once: no card may slip out while we publish
@@ -464,7 +473,8 @@ class TableService:
         ):
             self.gate(False)  # the gate lets one card through at a time: the next one
         if any(action.kind == "round_ended" for action in actions):
-            self.runner.journal.quiet()
+            self._head = self.runner.journal.quiet()  # the checkpoint: its head to the pit
+            self._publish_head()
         for listener in self.listeners:
             listener(event, actions)
         if before.phase is Phase.HALTED and after.phase is not Phase.HALTED:
@@ -512,12 +522,36 @@ class TableService:
                 ]
             )
             return
-        actions = self._apply(event, now)
-        refused = _refusal(actions, event)
+        known = self.runner.answers.get(audience, command_id)
+        if known is not None:  # sent again (a retry): answered as before, not applied again
+            self._repeat(audience, command_id, event, known, now)
+            return
+        actions = self._apply(event, now, command_id)
+        refused = refusal(actions, event)
         reason = "" if refused is None else str(refused.data.get("reason", ""))
         self._publish(
             [self.projector.reply(audience, command_id, event.kind, refused is None, reason, now)]
         )
+
+    def _repeat(
+        self, audience: str, command_id: str, event: Event, known: Answer, now: float
+    ) -> None:
+        """Answer a command whose id this sender already used: the same command gets the
+        first answer again, another command is refused (the id is taken)."""
+        if known.text == record_text(event_to_json(event)):
+            reply = self.projector.reply(
+                audience, command_id, known.command, known.ok, known.reason, now, repeated=True
+            )
+        else:
+            self.rejected += 1
+            first = "applied" if known.ok else "refused"
+            reason = (
+                f"expected a new id for a new command: id {command_id!r} was already used "
+                f"for {known.command} ({first}), and got {event.kind} with other fields; "
+                "send it with a new id"
+            )
+            reply = self.projector.reply(audience, command_id, event.kind, False, reason, now)
+        self._publish([reply])
 
     def _shoe(self, event: Any, now: float) -> None:
         state = self.runner.state
@@ -530,29 +564,36 @@ class TableService:
             return
         if isinstance(event, Connected | Disconnected):
             connected = isinstance(event, Connected)
+            was = self.status.get("shoe", {}).get("connected")
             self.status["shoe"] = {**self.status.get("shoe", {}), "connected": connected}
             if (
                 not connected
                 and self.halts_on_shoe_loss
                 and state.round is not None
                 and state.phase is not Phase.HALTED
-            ):
-                self._apply(
-                    Halt(
-                        actor="shoe",
-                        reason="the shoe was disconnected: a card may "
-                        "have been read while it was away",
-                    ),
-                    now,
-                )
+            ):  # the halt, journaled, is the pit's alert
+                reason = shoe_lost_halt(event.port, getattr(event, "reason", ""), now)
+                self._apply(Halt(actor="shoe", reason=reason), now)
             else:
+                if not connected and was is not False:
+                    lost = shoe_lost(event.port, getattr(event, "reason", ""), now)
+                    self._alert("error", lost, now)
+                elif connected and was is False:
+                    halted = state.phase is Phase.HALTED
+                    self._alert("info", shoe_back(event.port, now, halted=halted), now)
                 self._publish(self.projector.states(state, now, only=STAFF))
             return
         if must_halt(event):
-            message = getattr(event, "message", None)
-            text = str(message) if isinstance(message, str) else json.dumps(event.to_dict())
+            text = shoe_reason(event, state)  # in words, with where the round stood
+            dealt = (
+                dealt_as(state.round, event.card)
+                if isinstance(event, DuplicateCard) and state.round is not None
+                else ""
+            )
+            if dealt:  # the deck's terms, and the round's
+                text += f"; in this round it was dealt as {dealt}"
             if state.round is not None and state.phase is not Phase.HALTED:
-                self._apply(Halt(actor="shoe", reason=f"shoe: {text}"), now)
+                self._apply(Halt(actor="shoe", reason=text), now)
             else:
                 self._alert("error", f"shoe: {text}", now)
 
@@ -569,19 +610,18 @@ class TableService:
         if self.publisher is not None:
             self.publisher.publish(self.topics.status, payload, retain=True)
 
+    def _publish_head(self) -> None:
+        """The journal's head at the last checkpoint, retained on the pit's journal topic."""
+        if self.publisher is not None and self._head is not None:
+            doc = self._head.to_json(self.topics.table_id)
+            self.publisher.publish(self.topics.journal, json.dumps(doc).encode(), retain=True)
+
     def _publish(self, messages: list[Outgoing]) -> None:
         if self.publisher is None:
             return
         for message in messages:
             if self.publisher.publish(message.topic, message.payload, retain=message.retain):
                 self.published += 1
-
-
-def _refusal(actions: list[Action], event: Event) -> Action | None:
-    """The table's refusal of ``event`` among its actions, if it refused it."""
-    return next(
-        (a for a in actions if a.kind == "refused" and a.data.get("command") == event.kind), None
-    )
 
 
 def _audience(sender: Sender) -> str:

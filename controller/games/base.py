@@ -31,6 +31,7 @@ from controller.games.rules import (
     exact,
     lose,
     only_staked,
+    say_amount,
     times,
     win,
 )
@@ -57,17 +58,36 @@ class SpotLimit:
         object.__setattr__(self, "step", exact(self.step))
 
     def verify(self, spot: Spot, amount: Money, bets: Mapping[Spot, Money]) -> None:
-        """Raise :class:`IllegalBet` saying which limit ``amount`` breaks."""
+        """Raise :class:`IllegalBet` saying which limit ``amount`` breaks: what the spot takes
+        and what arrived, in amounts as a person writes them.
+
+        >>> try:
+        ...     SpotLimit(10, 500).verify(Spot.ANTE, Fraction(21, 2), {})
+        ... except IllegalBet as refusal:
+        ...     print(refusal)
+        ante bet: expected a whole number of chips of 1 (table minimum 10, maximum 500); got 10.5
+        """
+        low, high = say_amount(self.minimum), say_amount(self.maximum)
+        what = f"{spot.value.replace('_', ' ')} bet"
+        got = say_amount(amount)
         if amount < self.minimum:
-            raise IllegalBet(f"{spot} bet {amount} is below the minimum {self.minimum}")
-        if amount > self.maximum:
-            raise IllegalBet(f"{spot} bet {amount} is above the maximum {self.maximum}")
-        if amount % self.step != 0:
-            raise IllegalBet(f"{spot} bet {amount} is not a multiple of {self.step}")
-        if self.at_most is not None and amount > bets.get(self.at_most, 0):
             raise IllegalBet(
-                f"{spot} bet {amount} is more than the {self.at_most} bet "
-                f"{bets.get(self.at_most, 0)}"
+                f"{what}: expected at least the table minimum {low} (maximum {high}); got {got}"
+            )
+        if amount > self.maximum:
+            raise IllegalBet(
+                f"{what}: expected at most the table maximum {high} (minimum {low}); got {got}"
+            )
+        if amount % self.step != 0:
+            raise IllegalBet(
+                f"{what}: expected a whole number of chips of {say_amount(self.step)} "
+                f"(table minimum {low}, maximum {high}); got {got}"
+            )
+        if self.at_most is not None and amount > bets.get(self.at_most, 0):
+            cap = say_amount(bets.get(self.at_most, 0))
+            raise IllegalBet(
+                f"{what}: expected at most the {self.at_most.value.replace('_', ' ')} bet "
+                f"({cap}); got {got}"
             )
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "Step",
     "exact",
     "format_amount",
+    "say_amount",
     "times",
 ]
 
@@ -309,6 +310,19 @@ def format_amount(amount: Money) -> str:
     sign = "-" if scaled < 0 else ""
     text = str(abs(scaled)).rjust(digits + 1, "0")
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
+
+
+def say_amount(amount: Money) -> str:
+    """An amount as a person writes it, for messages: ``10``, ``10.5``; an amount no decimal
+    writes exactly is rounded to the cent and says so (never ``31/2`` or ``10/3``).
+
+    >>> say_amount(Fraction(21, 2)), say_amount(10), say_amount(Fraction(10, 3))
+    ('10.5', '10', 'about 3.33')
+    """
+    text = format_amount(amount)
+    if "/" not in text:
+        return text
+    return f"about {format_amount(exact(round(Fraction(amount), 2)))}"
 
 
 # Settlement records are made by the thousand (a table settles every stake of a round at

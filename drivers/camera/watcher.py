@@ -36,8 +36,10 @@ class CameraWatcher:
         stable_frames: int = 3,
         lost_after: float = 2.0,
         name: str = "camera",
+        source_name: str = "",
     ) -> None:
         self.source = source
+        self.source_name = source_name  # the device, file or URL, for people to find it
         self.recognizer = recognizer
         self.on_observation = on_observation
         self.on_status = on_status
@@ -64,6 +66,7 @@ class CameraWatcher:
         """The camera's health as published to the dealer and the pit."""
         return {
             "enabled": True,
+            "source": self.source_name,
             "connected": bool(self.connected),
             "frames": self.frames,
             "dropped": int(getattr(getattr(self.source, "stats", None), "dropped", 0)),

@@ -184,7 +184,10 @@ def render_acl(seats: Iterable[str | int] = DEV_SEATS) -> str:
             "The pit manager: public topics, the pit topics (everything, alerts), pit commands.",
             [
                 *public,
-                *(f"topic read tablectl/+/pit/{name}" for name in ("state", "events", "alerts")),
+                *(
+                    f"topic read tablectl/+/pit/{name}"
+                    for name in ("state", "events", "alerts", "journal")
+                ),
                 "topic read tablectl/+/pit/reply",
                 "topic write tablectl/+/pit/cmd",
                 rebirth,

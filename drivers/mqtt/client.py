@@ -7,6 +7,10 @@ subscribed topic goes to ``on_message`` (in paho's network thread: queue it and 
 While the broker is away, publishing drops messages rather than queueing them: the states
 republished at the next birth replace them, so a display never receives a stale backlog.
 The will marks the table ``offline`` (retained) if the controller dies.
+
+A login the broker refuses (a wrong user or password, a client it does not authorise) is
+not retried: the same login would get the same answer every few seconds, unseen. The link
+stops, keeps the broker's reason in :attr:`MqttLink.refused` and tells ``on_refused``.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ __all__ = ["BrokerAddress", "MqttLink", "parse_broker_url"]
 
 #: how long :meth:`MqttLink.flush` sleeps between looks at the client's queue
 FLUSH_POLL_SECONDS = 0.00005
+
+#: CONNACK refusals no retry mends (paho's reason codes for MQTT 3.1.1's return codes 1, 2,
+#: 4 and 5: protocol version, client id, user name or password, not authorised); the other
+#: one, 3 (server unavailable), is retried
+REFUSALS = frozenset({0x84, 0x85, 0x86, 0x87})
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +137,8 @@ class MqttLink:
         on_connected: Callable[[], None] | None = None,
         on_disconnected: Callable[[str], None] | None = None,
         on_message: Callable[[str, bytes], None] | None = None,
+        on_retained: Callable[[str, bytes], None] | None = None,
+        on_refused: Callable[[str], None] | None = None,
         keepalive: int = 10,
         backoff: tuple[int, int] = (1, 5),
     ) -> None:
@@ -136,7 +147,13 @@ class MqttLink:
         self.on_connected = on_connected
         self.on_disconnected = on_disconnected
         self.on_message = on_message
+        # a message the broker kept (its RETAIN flag set: sent because of a new subscription,
+        # not relayed live); without this callback, on_message gets it like any other
+        self.on_retained = on_retained
+        self.on_refused = on_refused
         self.keepalive = keepalive
+        self.refused: str | None = None  # the broker's reason, once it refused the login
+        self._answered = threading.Condition()  # notified at each CONNACK
         self._connected = threading.Event()
         self._subscribed = threading.Event()
         self._subscribe_mid: int | None = None
@@ -168,14 +185,26 @@ class MqttLink:
         """Whether the broker has accepted the connection (and not lost it since)."""
         return self._connected.is_set()
 
+    @property
+    def active(self) -> bool:
+        """Whether the link is connected or still trying to be (False once stopped, or once
+        the broker refused the login: nothing more is tried)."""
+        thread = getattr(self._client, "_thread", None)
+        return thread is not None and thread.is_alive()
+
     def start(self) -> None:
         """Connect in the background (retrying until the broker answers)."""
         self._client.connect_async(self.address.host, self.address.port, self.keepalive)
         self._client.loop_start()
 
     def wait_connected(self, timeout: float) -> bool:
-        """Wait until connected; whether that happened in time."""
-        return self._connected.wait(timeout)
+        """Wait until connected; whether that happened in time (``False`` at once when the
+        broker refused the login: see :attr:`refused`)."""
+        with self._answered:
+            self._answered.wait_for(
+                lambda: self._connected.is_set() or self.refused is not None, timeout
+            )
+        return self._connected.is_set()
 
     def wait_subscribed(self, timeout: float) -> bool:
         """Wait until the broker acknowledged this connection's subscriptions (a reply sent
@@ -231,13 +260,22 @@ class MqttLink:
                     properties: Any) -> None:  # fmt: skip
         if reason.is_failure:
             self.last_error = f"broker refused the connection: {reason}"
+            if int(reason.value) in REFUSALS:
+                client.disconnect()  # no retry: the same login would get the same answer
+                with self._answered:
+                    self.refused = str(reason)
+                    self._answered.notify_all()
+                if self.on_refused is not None:
+                    self.on_refused(self.last_error)
             return
         self.connects += 1
         if self.subscriptions:
             _, self._subscribe_mid = client.subscribe([(t, 1) for t in self.subscriptions])
         else:
             self._subscribed.set()
-        self._connected.set()
+        with self._answered:
+            self._connected.set()
+            self._answered.notify_all()
         if self.on_connected is not None:
             self.on_connected()
 
@@ -261,5 +299,7 @@ class MqttLink:
         self._subscribed.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if self.on_message is not None:
+        if message.retain and self.on_retained is not None:
+            self.on_retained(message.topic, bytes(message.payload))
+        elif self.on_message is not None:
             self.on_message(message.topic, bytes(message.payload))

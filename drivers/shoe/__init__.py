@@ -10,7 +10,7 @@ from controller.errors import UnknownName
 from drivers.shoe.base import CodecStats, DeckInventory, Dialect, ShoeCodec
 from drivers.shoe.deckmap import DeckMap, demo_deck_map, load_deck_map
 from drivers.shoe.framed import FramedHostCodec
-from drivers.shoe.jsonl import DEFAULT_DEBOUNCE, JsonlCodec
+from drivers.shoe.jsonl import JsonlCodec
 from drivers.shoe.uspc import UspcCodec
 
 __all__ = [
@@ -25,13 +25,7 @@ __all__ = [
 ]
 
 
-def make_codec(
-    dialect: Dialect | str,
-    deck_map: DeckMap | None = None,
-    *,
-    debounce: float = DEFAULT_DEBOUNCE,
-    deck_size: int = 52,
-) -> ShoeCodec:
+def make_codec(dialect: Dialect | str, deck_map: DeckMap | None = None) -> ShoeCodec:
     """A fresh codec for ``dialect`` (``deck_map`` is used by the JSON-lines readers)."""
     try:
         kind = Dialect(dialect)
@@ -39,7 +33,7 @@ def make_codec(
         choices = ", ".join(d.value for d in Dialect)
         raise UnknownName(f"unknown shoe dialect {dialect!r}: expected one of {choices}") from None
     if kind is Dialect.FRAMED:
-        return FramedHostCodec(deck_size=deck_size)
+        return FramedHostCodec()
     if kind is Dialect.USPC:
-        return UspcCodec(deck_size=deck_size)
-    return JsonlCodec(deck_map or demo_deck_map(), debounce=debounce)
+        return UspcCodec()
+    return JsonlCodec(deck_map or demo_deck_map())

@@ -3,12 +3,18 @@
 A codec is pure: bytes and the current time in, events out, and the bytes it wants sent
 back (acknowledgements) waiting in :meth:`ShoeCodec.take_output`. It never touches a port.
 
+A codec reports a card twice only where its wire proves it: the framed shoe announces each
+deck it loads (DECK_LOADED), so its codec keeps a :class:`DeckInventory` of that deck. The
+ASCII and RFID shoes announce no deck and no round; a card repeated across their reshuffles
+is the table's to judge (``controller.table``: a card already dealt in the round halts it).
+
 >>> from controller.cards import Card
->>> inventory = DeckInventory(deck_size=3)
->>> inventory.add(Card.parse("AS")), inventory.add(Card.parse("KD"))
-(None, None)
+>>> inventory = DeckInventory()
+>>> inventory.reset("red-4")
+>>> inventory.add(Card.parse("AS")), inventory.add_failure(), inventory.add(Card.parse("KD"))
+(None, None, None)
 >>> inventory.add(Card.parse("AS"))
-DuplicateCard(card=Card('AS'), first_position=1, position=3)
+DuplicateCard(card=Card('AS'), first_position=1, position=4, deck='red-4')
 """
 
 from __future__ import annotations
@@ -33,7 +39,12 @@ class Dialect(StrEnum):
 
 @dataclass(slots=True)
 class CodecStats:
-    """Running counts of one codec: messages decoded, damaged, repeated, and bytes skipped."""
+    """Running counts of one codec: messages decoded, damaged, repeated, and bytes skipped.
+
+    ``duplicates`` counts every message dropped as a repeat of one already taken (a framed
+    record resent, an RFID line sent twice): the only messages a codec drops. The running
+    table publishes these counts in the shoe's hardware status (``stats``).
+    """
 
     bytes_in: int = 0
     messages: int = 0
@@ -73,10 +84,6 @@ class ShoeCodec(Protocol):
         """Forget a partial message: the link was closed and reopened."""
         ...
 
-    def new_deck(self, deck_id: str = "") -> None:
-        """Start a fresh per-deck inventory (a new deck or a reshuffle)."""
-        ...
-
 
 class CardSource(Protocol):
     """The port through which the table reads a shoe (the serial transport is one adapter)."""
@@ -96,13 +103,12 @@ class CardSource(Protocol):
 
 @dataclass(slots=True)
 class DeckInventory:
-    """The cards read from the current deck: a card seen twice is a :class:`DuplicateCard`.
-
-    A deck is complete once ``deck_size`` cards (read or failed) have passed; the next card
-    starts a new deck. :meth:`reset` starts one explicitly.
+    """The cards read from the deck the shoe last said it loaded: a card seen twice is a
+    :class:`DuplicateCard`. Only :meth:`reset` (the shoe's DECK_LOADED) starts a new deck:
+    no count of cards does, since a table that reshuffles without telling the shoe would
+    otherwise see its next deck's cards as repeats.
     """
 
-    deck_size: int = 52
     deck_id: str = ""
     _positions: dict[Card, int] = field(default_factory=dict)
     _passed: int = 0
@@ -112,32 +118,21 @@ class DeckInventory:
         """Cards that passed the reader in this deck, failed reads included."""
         return self._passed
 
-    @property
-    def complete(self) -> bool:
-        """Whether the whole deck has passed (the next card starts a new deck)."""
-        return self._passed >= self.deck_size
-
     def reset(self, deck_id: str = "") -> None:
         """Start a new deck."""
         self.deck_id = deck_id
         self._positions.clear()
         self._passed = 0
 
-    def _roll(self) -> None:
-        if self._passed >= self.deck_size:
-            self.reset()
-
     def add(self, card: Card) -> DuplicateCard | None:
         """Record ``card``; return the duplicate event when this deck already held it."""
-        self._roll()
         self._passed += 1
         first = self._positions.get(card)
         if first is not None:
-            return DuplicateCard(card, first_position=first, position=self._passed)
+            return DuplicateCard(card, first, self._passed, self.deck_id)
         self._positions[card] = self._passed
         return None
 
     def add_failure(self) -> None:
         """Record a card that passed unread."""
-        self._roll()
         self._passed += 1

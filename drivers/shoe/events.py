@@ -3,7 +3,8 @@
 Every codec of every dialect produces these events and nothing else, so the table, the
 monitor and the tests read one vocabulary. Each event class names its ``kind`` (a
 :class:`EventKind`) and whether it must halt dealing (``halts``): anything the host cannot
-explain halts, and nothing is ever guessed.
+explain halts, and nothing is ever guessed. Every event that halts says why in one line of
+words (``message``): that line, not the JSON form, is the table's halt reason.
 
 >>> from controller.cards import Card
 >>> CardRead(Card.parse("AS"), record=3, quality=97, boot=2).to_dict()["boot"]
@@ -27,7 +28,6 @@ __all__ = [
     "CardRead",
     "Connected",
     "CorruptMessage",
-    "Debounced",
     "DebugLine",
     "DeckLoaded",
     "Disconnected",
@@ -64,7 +64,6 @@ class EventKind(StrEnum):
     DUPLICATE_CARD = "duplicate_card"
     DUPLICATE_DROPPED = "duplicate_dropped"
     UNKNOWN_TAG = "unknown_tag"
-    DEBOUNCED = "debounced"
     CORRUPT = "corrupt"
     NOISE = "noise"
     DEBUG = "debug"
@@ -116,6 +115,11 @@ class ReadFailed(ShoeEvent):
     record: int | None = None
     device: str | None = None
 
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit."""
+        return f"a card passed the reader unread: {self.reason}{_where(self.device, self.record)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Alarm(ShoeEvent):
@@ -126,6 +130,12 @@ class Alarm(ShoeEvent):
     code: str
     text: str
     record: int | None = None
+
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit."""
+        text = f": {self.text}" if self.text else ""
+        return f"the shoe raised alarm {self.code}{text}{_where(None, self.record)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +168,15 @@ class Rebooted(ShoeEvent):
     previous_boot: int | None = None
     boot: int | None = None
     last_record: int | None = None
+
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit."""
+        last = "" if self.last_record is None else f" after message {self.last_record}"
+        return (
+            f"{self.device} restarted{last} ({self.reason}): "
+            "cards it read and had not sent yet may be lost"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,18 +233,35 @@ class SequenceGap(ShoeEvent):
 
 @dataclass(frozen=True, slots=True)
 class DuplicateCard(ShoeEvent):
-    """The same card was read twice in one deck: the table must halt."""
+    """The same card came out of one loaded deck twice (framed: no DECK_LOADED between the
+    two reads): the table must halt. Positions count the deck's cards from its DECK_LOADED,
+    unread ones included; ``deck`` is the id the shoe gave it."""
 
     kind: ClassVar[EventKind] = EventKind.DUPLICATE_CARD
     halts: ClassVar[bool] = True
     card: Card
     first_position: int
     position: int
+    deck: str = ""
+
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit, in the deck's terms.
+
+        >>> print(DuplicateCard(Card.parse("QC"), 2, 23, "red-4").message)
+        QC came out of deck red-4 twice, with no new deck loaded between: as its card 2, and again as its card 23
+        """  # noqa: E501
+        deck = f"deck {self.deck}" if self.deck else "the deck in the shoe"
+        return (
+            f"{self.card} came out of {deck} twice, with no new deck loaded between: "
+            f"as its card {self.first_position}, and again as its card {self.position}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class DuplicateDropped(ShoeEvent):
-    """A retransmitted or repeated message, recognised by its sequence number and dropped."""
+    """A message received again, provably the same one (the same device, the same sequence
+    number, the same content): dropped, and counted in the codec's ``duplicates``."""
 
     kind: ClassVar[EventKind] = EventKind.DUPLICATE_DROPPED
     device: str
@@ -242,14 +278,11 @@ class UnknownTag(ShoeEvent):
     record: int | None = None
     device: str | None = None
 
-
-@dataclass(frozen=True, slots=True)
-class Debounced(ShoeEvent):
-    """A repeated read of the same tag inside the debounce window, suppressed."""
-
-    kind: ClassVar[EventKind] = EventKind.DEBOUNCED
-    card: Card
-    uid: str
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit."""
+        where = _where(self.device, self.record)
+        return f"tag {self.uid} is not in the deck's tag table{where}: a card of another deck?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +293,13 @@ class CorruptMessage(ShoeEvent):
     reason: str
     raw: str = ""
     recoverable: bool = False
+
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit (what arrived, cut short)."""
+        raw = self.raw if len(self.raw) <= 80 else f"{self.raw[:77]}..."
+        shown = f": {raw}" if raw else ""
+        return f"a damaged message, not taken ({self.reason}){shown}"
 
     @property
     def halts_table(self) -> bool:
@@ -299,6 +339,17 @@ class Disconnected(ShoeEvent):
     halts: ClassVar[bool] = True
     port: str
     reason: str
+
+    @property
+    def message(self) -> str:
+        """One line for the dealer and the pit."""
+        return f"the shoe on {self.port} went away ({self.reason})"
+
+
+def _where(device: str | None, record: int | None) -> str:
+    """`` (reader-1, message 12)``: which device and which of its messages, when known."""
+    parts = [p for p in (device, None if record is None else f"message {record}") if p]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def must_halt(event: ShoeEvent) -> bool:

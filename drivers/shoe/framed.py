@@ -257,23 +257,20 @@ def _read_text(payload: bytes, at: int) -> tuple[str, int]:
 class FramedHostCodec:
     """Host side of protocol v1: frames in, events out, acknowledgements to send back."""
 
-    deck_size: int = 52
     stats: CodecStats = field(default_factory=CodecStats)
     device: str = "shoe"
     boot: int | None = None
     last_record: int | None = None
     _splitter: FrameSplitter = field(default_factory=FrameSplitter)
     _recent: dict[int, bytes] = field(default_factory=dict)
-    _inventory: DeckInventory = field(init=False)
+    # the cards of the deck the shoe last said it loaded (DECK_LOADED): a repeat is provable
+    _inventory: DeckInventory = field(default_factory=DeckInventory)
     _out: bytearray = field(default_factory=bytearray)
     _tx_seq: int = 0
     # resumed from a journal and no new record seen since: what comes from behind is a
     # resend of what the previous host kept, and records it acknowledged without keeping a
     # card (an empty shoe, a burn card) leave no gap
     _resumed: bool = False
-
-    def __post_init__(self) -> None:
-        self._inventory = DeckInventory(self.deck_size)
 
     def feed(self, data: bytes, now: float = 0.0) -> list[ShoeEvent]:
         """Decode ``data``; acknowledgements for received records wait in :meth:`take_output`."""
@@ -310,10 +307,6 @@ class FramedHostCodec:
     def reset_link(self) -> None:
         """Forget a partial frame after the link was reopened."""
         self._splitter.reset()
-
-    def new_deck(self, deck_id: str = "") -> None:
-        """Start a fresh inventory."""
-        self._inventory.reset(deck_id)
 
     def command(self, kind: MessageType, count: int | None = None) -> bytes:
         """The frame of a host command (LOCK, UNLOCK, IDENTIFY), with its frame number.

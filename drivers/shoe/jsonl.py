@@ -4,21 +4,30 @@ Each line is an object with ``type`` (``boot``, ``card`` or ``error``), ``seq`` 
 every message from 1 at boot, the boot message being 1), ``device_id``, and per type
 ``fw_version`` (boot), ``uid`` (card) or ``error`` and ``detail`` (error). Lines that start
 with ``#`` are debug output. The host maps uids to cards through the deck's
-:class:`~drivers.shoe.deckmap.DeckMap`, drops a line repeated straight after itself (same
-``seq``, same bytes; a boot message is never taken for a repeat), reports a jump in
-``seq`` as a gap, suppresses a tag read again straight after itself inside the debounce
-window (a tag lingering at the antenna; never once its deck is complete), and keeps a
-per-deck inventory.
+:class:`~drivers.shoe.deckmap.DeckMap` and reports a jump in ``seq`` as a gap.
+
+A message is dropped only when it is provably one already taken: the same device, the same
+``seq`` and the same content, straight after itself (a line sent twice; a boot message never
+is, since a reader that reboots twice sends the same boot line twice). Each drop is a
+``duplicate_dropped`` event and counts in ``stats.duplicates``. A tag read again under a new
+``seq`` is a new read by the reader's own count (the reader itself suppresses a tag for
+500 ms): it is delivered as a card, and the table judges it, knowing the round in play (a
+card already dealt in the round halts it; after a reshuffle it is the next round's card).
+The same ``seq`` with other content is a contradiction, reported as ``corrupt`` (halts).
 
 >>> from drivers.shoe.deckmap import parse_deck_map
 >>> codec = JsonlCodec(parse_deck_map("04A1 AS\\n04A2 KD"))
 >>> lines = [
 ...     b'{"type":"boot","seq":1,"device_id":"r1","fw_version":"1.2"}',
 ...     b'{"type":"card","seq":2,"device_id":"r1","uid":"04A1"}',
+...     b'{"type":"card","seq":2,"device_id":"r1","uid":"04A1"}',
 ...     b'{"type":"card","seq":4,"device_id":"r1","uid":"04A2"}',
+...     b'{"type":"card","seq":5,"device_id":"r1","uid":"04A1"}',
 ... ]
 >>> [e.kind.value for e in codec.feed(b"\\n".join(lines) + b"\\n", now=1.0)]
-['hello', 'card', 'sequence_gap', 'card']
+['hello', 'card', 'duplicate_dropped', 'sequence_gap', 'card', 'card']
+>>> codec.stats.duplicates
+1
 """
 
 from __future__ import annotations
@@ -27,13 +36,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from drivers.shoe.base import CodecStats, DeckInventory
+from drivers.shoe.base import CodecStats
 from drivers.shoe.deckmap import DeckMap, demo_deck_map, normalise_uid
 from drivers.shoe.events import (
     Alarm,
     CardRead,
     CorruptMessage,
-    Debounced,
     DebugLine,
     DuplicateDropped,
     Hello,
@@ -45,12 +53,9 @@ from drivers.shoe.events import (
     UnknownTag,
 )
 
-__all__ = ["DEFAULT_DEBOUNCE", "JsonlCodec", "format_jsonl"]
+__all__ = ["JsonlCodec", "format_jsonl"]
 
-DEFAULT_DEBOUNCE = 1.0
-"""Seconds within which a second read of the same tag is a re-read, not a new card."""
 _MAX_LINE = 2048
-_RECENT = 16
 
 
 def format_jsonl(message: dict[str, Any]) -> bytes:
@@ -61,9 +66,7 @@ def format_jsonl(message: dict[str, Any]) -> bytes:
 @dataclass(slots=True)
 class _Device:
     last_seq: int | None = None
-    recent: dict[int, bytes] = field(default_factory=dict)
-    last_uid: str = ""
-    last_read: float = 0.0
+    last_message: dict[str, Any] | None = None  # the message of ``last_seq``, as decoded
 
 
 @dataclass(slots=True)
@@ -71,14 +74,9 @@ class JsonlCodec:
     """Decoder of the JSON-lines RFID reader stream."""
 
     deck_map: DeckMap = field(default_factory=demo_deck_map)
-    debounce: float = DEFAULT_DEBOUNCE
     stats: CodecStats = field(default_factory=CodecStats)
     _buffer: bytearray = field(default_factory=bytearray)
     _devices: dict[str, _Device] = field(default_factory=dict)
-    _inventory: DeckInventory = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._inventory = DeckInventory(len(self.deck_map), self.deck_map.deck_id)
 
     def take_output(self) -> bytes:
         """These readers take no acknowledgements."""
@@ -88,12 +86,8 @@ class JsonlCodec:
         """Forget a partial line."""
         self._buffer.clear()
 
-    def new_deck(self, deck_id: str = "") -> None:
-        """Start a fresh inventory."""
-        self._inventory.reset(deck_id)
-
     def feed(self, data: bytes, now: float = 0.0) -> list[ShoeEvent]:
-        """Decode every line completed by ``data``, received at ``now`` (monotonic seconds)."""
+        """Decode every line completed by ``data`` (no rule here depends on ``now``)."""
         self.stats.bytes_in += len(data)
         buf = self._buffer
         buf += data
@@ -103,7 +97,7 @@ class JsonlCodec:
             end = buf.find(b"\n", start)
             if end < 0:
                 break
-            self._line(bytes(buf[start:end]).strip(b"\r\x00 \t"), now, events)
+            self._line(bytes(buf[start:end]).strip(b"\r\x00 \t"), events)
             start = end + 1
         del buf[:start]
         if len(buf) > _MAX_LINE:
@@ -112,7 +106,7 @@ class JsonlCodec:
             buf.clear()
         return events
 
-    def _line(self, line: bytes, now: float, events: list[ShoeEvent]) -> None:
+    def _line(self, line: bytes, events: list[ShoeEvent]) -> None:
         if not line:
             return
         if line.startswith(b"#"):
@@ -141,13 +135,13 @@ class JsonlCodec:
             self._corrupt(problem, shown, events)
             return
         self.stats.messages += 1
-        self._message(message, line, now, events)
+        self._message(message, events)
 
     def _corrupt(self, reason: str, shown: str, events: list[ShoeEvent]) -> None:
         self.stats.corrupt += 1
         events.append(CorruptMessage(reason, shown))
 
-    def _message(self, msg: dict[str, Any], line: bytes, now: float, ev: list[ShoeEvent]) -> None:
+    def _message(self, msg: dict[str, Any], ev: list[ShoeEvent]) -> None:
         name: str = msg["device_id"]
         seq: int = msg["seq"]
         kind: str = msg["type"]
@@ -155,21 +149,30 @@ class JsonlCodec:
         if device is None:
             device = self._devices[name] = _Device()
         last = device.last_seq
-        if kind != "boot" and seq == last and device.recent.get(seq) == line:
-            self.stats.duplicates += 1
-            ev.append(DuplicateDropped(name, seq))
+        if kind != "boot" and seq == last:
+            if msg == device.last_message:  # the same message again: provably the same read
+                self.stats.duplicates += 1
+                ev.append(DuplicateDropped(name, seq))
+                return
+            was = device.last_message or {}
+            self.stats.corrupt += 1
+            ev.append(
+                CorruptMessage(
+                    f"{name} sent seq {seq} twice with other content: first {_what(was)}, "
+                    f"then {_what(msg)} (expected seq {seq + 1} for a new message)",
+                    json.dumps(msg, separators=(",", ":")),
+                )
+            )
             return
         if kind == "boot":
             firmware = str(msg.get("fw_version", ""))
             if last is not None:
                 ev.append(Rebooted(name, "boot message", last_record=last))
             ev.append(Hello(name, firmware=firmware))
-            device.recent.clear()
-            device.last_uid = ""
             if seq != 1:
                 self.stats.gaps += 1
                 ev.append(SequenceGap(name, expected=1, received=seq))
-        elif last is not None and seq <= last:
+        elif last is not None and seq < last:
             ev.append(
                 Rebooted(
                     name,
@@ -177,7 +180,6 @@ class JsonlCodec:
                     last_record=last,
                 )
             )
-            device.recent.clear()
             if seq > 1:
                 self.stats.gaps += 1
                 ev.append(SequenceGap(name, expected=1, received=seq))
@@ -185,39 +187,35 @@ class JsonlCodec:
             self.stats.gaps += 1
             ev.append(SequenceGap(name, expected=last + 1, received=seq))
         device.last_seq = seq
-        device.recent[seq] = line
-        if len(device.recent) > _RECENT:
-            del device.recent[next(iter(device.recent))]
+        device.last_message = msg
         if kind == "card":
-            self._card(name, device, seq, str(msg["uid"]), now, ev)
+            self._card(name, seq, str(msg["uid"]), ev)
         elif kind == "error":
             error = str(msg.get("error", ""))
             detail = str(msg.get("detail", ""))
             if error == "read_failed":
-                self._inventory.add_failure()
                 ev.append(ReadFailed(detail or error, record=seq, device=name))
             else:
                 ev.append(Alarm(error or "error", detail, record=seq))
 
-    def _card(
-        self, name: str, device: _Device, seq: int, raw_uid: str, now: float, ev: list[ShoeEvent]
-    ) -> None:
+    def _card(self, name: str, seq: int, raw_uid: str, ev: list[ShoeEvent]) -> None:
         uid = normalise_uid(raw_uid)
         card = self.deck_map.card_for(uid)
         if card is None:
             ev.append(UnknownTag(uid, record=seq, device=name))
             return
-        repeat = uid == device.last_uid and now - device.last_read < self.debounce
-        device.last_uid, device.last_read = uid, now
-        if repeat and not self._inventory.complete:
-            ev.append(Debounced(card, uid))
-            return
-        duplicate = self._inventory.add(card)
-        if duplicate is not None:
-            ev.append(duplicate)
-            return
         self.stats.cards += 1
         ev.append(CardRead(card, record=seq, device=name))
+
+
+def _what(msg: dict[str, Any]) -> str:
+    """A message in a few words: ``card 04A1``, ``error read_failed``, ``boot``."""
+    kind = str(msg.get("type", "message"))
+    if kind == "card":
+        return f"card {msg.get('uid')}"
+    if kind == "error":
+        return f"error {msg.get('error')}"
+    return kind
 
 
 def _check(msg: object) -> str:

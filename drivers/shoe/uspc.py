@@ -4,7 +4,9 @@ Game mode reads ``[Game]<Card:4S>`` (rank then suit), manual burn mode
 ``[Manual Burn Cards]<Card:H3>`` (suit then rank); a failed read is ``[Game]<Game>``, an
 alarm ``[GameAlarm]<Alarm:E3 Card Not Read>``, a warning ``<W0x01>``. Tokens are padded
 with spaces; the ten may come as ``T`` or ``10``. Since the wire protects nothing, the host
-keeps a per-deck inventory, reports a damaged token instead of guessing, and skips noise.
+reports a damaged token instead of guessing, and skips noise. The shoe says nothing of decks
+or rounds, so every card read is delivered: whether it repeats one is the table's to judge,
+which knows the round in play and shuffles a fresh deck for each.
 
 >>> codec = UspcCodec()
 >>> [e.to_dict()["event"] for e in codec.feed(b" [Game]<Card:4S>  [Manual Burn Cards]<Card:H10> ")]
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 
 from controller.cards import Card
 from controller.errors import InvalidCard
-from drivers.shoe.base import CodecStats, DeckInventory
+from drivers.shoe.base import CodecStats
 from drivers.shoe.events import (
     Alarm,
     CardRead,
@@ -73,15 +75,10 @@ def format_uspc_card(card: Card, *, burn: bool = False, ten: str = "T") -> str:
 
 @dataclass(slots=True)
 class UspcCodec:
-    """Decoder of the USPC / Bee-Tek ASCII stream, with a per-deck inventory."""
+    """Decoder of the USPC / Bee-Tek ASCII stream."""
 
-    deck_size: int = 52
     stats: CodecStats = field(default_factory=CodecStats)
     _buffer: bytearray = field(default_factory=bytearray)
-    _inventory: DeckInventory = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._inventory = DeckInventory(self.deck_size)
 
     def take_output(self) -> bytes:
         """This shoe takes no acknowledgements."""
@@ -90,10 +87,6 @@ class UspcCodec:
     def reset_link(self) -> None:
         """Forget a partial token."""
         self._buffer.clear()
-
-    def new_deck(self, deck_id: str = "") -> None:
-        """Start a fresh inventory."""
-        self._inventory.reset(deck_id)
 
     def feed(self, data: bytes, now: float = 0.0) -> list[ShoeEvent]:
         """Decode every token completed by ``data``."""
@@ -160,15 +153,10 @@ class UspcCodec:
                 self.stats.corrupt += 1
                 events.append(CorruptMessage(f"bad card {text[5:]!r}", shown))
                 return
-            duplicate = self._inventory.add(card)
-            if duplicate is not None:
-                events.append(duplicate)
-                return
             self.stats.cards += 1
             events.append(CardRead(card, burn="burn" in mode.lower()))
             return
         if text == "Game":
-            self._inventory.add_failure()
             events.append(ReadFailed("card not read"))
             return
         alarm = _ALARM.fullmatch(text)

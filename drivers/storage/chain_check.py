@@ -1,4 +1,5 @@
-"""A journal file's hash chain checked in a process of its own, beside a restart's replay.
+"""A journal file's hash chain (and the kind stored beside each record) checked in a process
+of its own, beside a restart's replay.
 
 A restarting table replays its whole journal: it reads every row, checks the chain, and
 folds the events into the table. On a long journal the fold takes most of the time and one
@@ -25,12 +26,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.journal import JournalCorrupt, Row, verify_rows
+from controller.journal import JournalCorrupt, KindRow, Row, verify_kinds, verify_rows
 
-__all__ = ["ROWS_QUERY", "ChainCheck", "Verdict", "check_file"]
+__all__ = ["KINDS_QUERY", "ROWS_QUERY", "ChainCheck", "Verdict", "check_file"]
 
 #: every row as stored, its record unparsed, in order
 ROWS_QUERY = "SELECT seq, at, record, prev, digest FROM journal ORDER BY seq"
+#: every row's stored kind beside its record, in order (the kind must be the record's)
+KINDS_QUERY = "SELECT seq, kind, record FROM journal ORDER BY seq"
 
 #: the module the child runs (this one)
 CHILD_MODULE = "drivers.storage.chain_check"
@@ -55,12 +58,14 @@ def check_file(path: Path) -> dict[str, object]:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             rows: list[Row] = db.execute(ROWS_QUERY).fetchall()
+            kinds: list[KindRow] = db.execute(KINDS_QUERY).fetchall()
         finally:
             db.close()
     except sqlite3.Error as error:
         return {"error": f"{path}: cannot read the journal: {error}"}
     try:
         verify_rows(rows)
+        verify_kinds(kinds)
     except JournalCorrupt as corrupt:
         return {"corrupt": str(corrupt)}
     head = rows[-1][4] if rows else ""

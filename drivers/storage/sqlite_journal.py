@@ -3,6 +3,12 @@
 Each record is stored as the JSON text its row's digest covers (compact, sorted keys), so
 verifying the chain hashes the stored text as it is. Rows written in another JSON form (by
 earlier versions) are read and verified as before.
+
+A journal given the table's key (:meth:`SqliteJournal.keep_sealed`) also seals its head (its
+row count and last digest, HMAC-SHA256 under the key) in the ``journal_seal`` table: when
+the table opens it to write, at each checkpoint and when it closes it. The seals find what
+the chain alone cannot: rows cut off the end, and a chain recomputed after a change
+(:meth:`SqliteJournal.audit`).
 """
 
 from __future__ import annotations
@@ -10,22 +16,35 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
 from controller.journal import (
+    APPENDED,
+    BAD_SEAL,
     GENESIS,
+    RECOMPUTED,
+    TRUNCATED,
+    Audit,
     Entry,
     JournalCorrupt,
+    KindRow,
     Record,
     Row,
+    Seal,
+    audit,
     chain,
+    kind_of,
     parse_record,
+    seal,
+    verify_kinds,
     verify_rows,
 )
-from drivers.storage.chain_check import ROWS_QUERY, ChainCheck, Verdict
+from controller.work import Progress
+from drivers.storage.chain_check import KINDS_QUERY, ROWS_QUERY, ChainCheck, Verdict
 
 __all__ = ["SYNC_MODES", "JournalError", "SqliteJournal"]
 
@@ -42,7 +61,24 @@ CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 BEGIN SELECT RAISE(ABORT, 'journal rows are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
 BEGIN SELECT RAISE(ABORT, 'journal rows are append-only'); END;
+CREATE TABLE IF NOT EXISTS journal_seal (
+    id      INTEGER PRIMARY KEY,
+    rows    INTEGER NOT NULL,
+    head    TEXT    NOT NULL,
+    at      REAL    NOT NULL,
+    why     TEXT    NOT NULL,
+    mac     TEXT    NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS journal_seal_no_update BEFORE UPDATE ON journal_seal
+BEGIN SELECT RAISE(ABORT, 'journal seals are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS journal_seal_no_delete BEFORE DELETE ON journal_seal
+BEGIN SELECT RAISE(ABORT, 'journal seals are append-only'); END;
 """
+
+#: every seal, in the order written
+SEALS_QUERY = "SELECT rows, head, at, why, mac FROM journal_seal ORDER BY id"
+#: the last seal written
+LAST_SEAL_QUERY = "SELECT rows, head, at, why, mac FROM journal_seal ORDER BY id DESC LIMIT 1"
 
 
 def _flat(doc: object) -> bool:
@@ -115,6 +151,7 @@ class SqliteJournal:
         self._last: str = str(row[1]) if row else GENESIS
         self._since_checkpoint = 0
         self._wrote = False  # this is the table's writer, not a reader
+        self._key: bytes | None = None  # the table's key, once it keeps the journal sealed
 
     def _tail(self) -> tuple[int, str] | None:
         """The last row's number and digest, as stored now (None in an empty journal)."""
@@ -130,8 +167,7 @@ class SqliteJournal:
             self._db.execute(
                 "INSERT INTO journal (seq, at, kind, record, prev, digest) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (entry.seq, entry.at, str(record.get("kind", "")), entry.text, entry.prev,
-                 entry.digest),
+                (entry.seq, entry.at, kind_of(record), entry.text, entry.prev, entry.digest),
             )  # fmt: skip
         except sqlite3.Error as error:
             raise JournalError(f"{self.path}: cannot write row {entry.seq}: {error}") from None
@@ -142,22 +178,131 @@ class SqliteJournal:
             self.quiet()
         return entry
 
-    def quiet(self) -> None:
-        """Checkpoint the write-ahead log into the database file (rows stay durable either way),
-        without waiting for readers; the next append writes the log over from its start.
+    def quiet(self) -> Seal:
+        """Seal the head (with a key), then checkpoint the write-ahead log into the database
+        file (rows stay durable either way), without waiting for readers; the next append
+        writes the log over from its start. Returns the head as it is now, sealed with the
+        key if the journal has one (what the table publishes to the pit).
 
         A checkpoint that cannot run now is no loss and stops nothing: every row is already
         durable in the log. It is logged and tried again at the next quiet moment, or after a
         tenth of :data:`CHECKPOINT_ROWS` more appends. (A read in progress on this very
         connection, from another thread, makes SQLite refuse it: "database table is locked".)
+        A seal that cannot be written is logged the same way; the next one covers its rows.
         """
+        head = self._seal("checkpoint")
         try:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as error:
             log.warning("%s: checkpoint put off (rows are safe in the log): %s", self.path, error)
             self._since_checkpoint = self.CHECKPOINT_ROWS - self.CHECKPOINT_ROWS // 10
-            return
+            return head
         self._since_checkpoint = 0
+        return head
+
+    # ------------------------------------------------------------------ the seal
+
+    def keep_sealed(self, key: bytes | None) -> Seal | None:
+        """Seal this journal's head with the table's ``key`` from now on (None: keep no seal);
+        return the seal written now, on opening it (None for an empty journal or no key).
+
+        The journal's latest seal must hold first: made with this key, and its rows as they
+        are in the file. Otherwise :class:`~controller.journal.JournalCorrupt` says what does
+        not match, and nothing is written (the table must not go on from a journal whose
+        sealed rows were cut or rewritten, nor seal them anew).
+        """
+        if key is None:
+            self._key = None
+            return None
+        latest = self._db.execute(LAST_SEAL_QUERY).fetchone()
+        if latest is not None:
+            self._check_latest(Seal(*latest), key)
+        self._key = key
+        return self._seal("open") if self._next else None
+
+    def _check_latest(self, latest: Seal, key: bytes) -> None:
+        """Raise :class:`JournalCorrupt` unless ``latest`` (the last seal) holds (see
+        :meth:`keep_sealed`)."""
+        if not latest.genuine(key):
+            raise JournalCorrupt(
+                f"{self.path}: the journal's last seal ({latest.why}, {latest.when}) was not "
+                "made with this table's key: if the key was changed, put back the one the "
+                "journal was sealed with; otherwise the seals were altered: run tablectl "
+                "journal verify",
+                None,
+                BAD_SEAL,
+            )
+        if latest.rows > self._next:
+            raise JournalCorrupt(
+                f"{self.path}: rows {self._next}–{latest.rows - 1} were removed: the last seal "
+                f"({latest.when}) covers {latest.rows} rows, the file has {self._next}: run "
+                "tablectl journal verify",
+                self._next,
+                TRUNCATED,
+            )
+        row = self._db.execute(
+            "SELECT digest FROM journal WHERE seq = ?", (latest.rows - 1,)
+        ).fetchone()
+        if (str(row[0]) if row else GENESIS) != latest.head:
+            raise JournalCorrupt(
+                f"{self.path}: row {latest.rows - 1}'s digest is not the head sealed at "
+                f"{latest.when}: the chain was recomputed after a change: run tablectl "
+                "journal verify",
+                latest.rows - 1,
+                RECOMPUTED,
+            )
+        if latest.why == "close" and self._next > latest.rows:
+            # a table that stopped cleanly sealed its last row; one that crashed left no
+            # closing seal: rows after a closing seal were written by something else
+            added = (
+                f"row {latest.rows} was"
+                if self._next - latest.rows == 1
+                else f"rows {latest.rows}–{self._next - 1} were"
+            )
+            raise JournalCorrupt(
+                f"{self.path}: {added} added after the table closed the journal "
+                f"({latest.when}): run tablectl journal verify",
+                latest.rows,
+                APPENDED,
+            )
+
+    def _seal(self, why: str) -> Seal:
+        """The head now, sealed and written when the journal has a key."""
+        head = seal(self._key, self._next, self._last, time.time(), why)
+        if self._key is None or not self._next:
+            return head
+        try:
+            self._db.execute(
+                "INSERT INTO journal_seal (rows, head, at, why, mac) VALUES (?, ?, ?, ?, ?)",
+                (head.rows, head.head, head.at, head.why, head.mac),
+            )
+        except sqlite3.Error as error:
+            log.warning("%s: the %s seal was not written: %s", self.path, why, error)
+        return head
+
+    def seals(self) -> list[Seal]:
+        """Every seal, in the order written."""
+        return [Seal(*row) for row in self._db.execute(SEALS_QUERY)]
+
+    def kinds(self) -> list[KindRow]:
+        """Every row's stored kind beside its record's text, in order."""
+        kinds: list[KindRow] = self._db.execute(KINDS_QUERY).fetchall()
+        return kinds
+
+    def audit(
+        self,
+        key: bytes | None = None,
+        recorded: Seal | None = None,
+        progress: Progress | None = None,
+    ) -> Audit:
+        """Check every row, every stored column and every seal (see
+        :func:`controller.journal.audit`), all read in one transaction."""
+        self._db.execute("BEGIN")
+        try:
+            rows, kinds, seals = self.rows(), self.kinds(), self.seals()
+        finally:
+            self._db.execute("ROLLBACK")
+        return audit(rows, kinds, seals, key, recorded, progress)
 
     def entries(self) -> Iterator[Entry]:
         """Every row, in order, as stored."""
@@ -205,6 +350,7 @@ class SqliteJournal:
         if len(self) < self.CHECK_ASIDE_ROWS:
             rows = self.rows()
             verify_rows(rows)
+            verify_kinds(self.kinds())
             yield [(at, text) for _, at, text, _, _ in rows]
             return
         try:
@@ -252,6 +398,7 @@ class SqliteJournal:
         rows = self.rows()
         try:
             verify_rows(rows)
+            verify_kinds(self.kinds())
         except JournalCorrupt as corrupt:
             return Verdict(corrupt=str(corrupt))
         return Verdict(rows=len(rows), head=rows[-1][4] if rows else "")
@@ -260,8 +407,10 @@ class SqliteJournal:
         return self._next
 
     def close(self) -> None:
-        """Close the file; the writer first checkpoints and empties the write-ahead log (one
-        file to copy), a reader leaves both to the writer."""
+        """Close the file; the writer first seals the head (with a key), checkpoints and
+        empties the write-ahead log (one file to copy), a reader leaves both to the writer."""
+        if self._key is not None:
+            self._seal("close")
         if self._wrote:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

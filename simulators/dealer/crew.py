@@ -34,6 +34,23 @@ __all__ = ["Agent", "Crew", "DealerPolicy", "PitPolicy", "SeatPolicy"]
 
 Command = dict[str, Any]
 
+#: a console sends a command again, with its id, when no reply came within this many seconds
+RETRY_SECONDS = 1.0
+
+#: how many times a console sends one command before it gives up on it
+TRIES = 5
+
+
+@dataclass(slots=True)
+class _Awaited:
+    """A command sent and not yet answered."""
+
+    agent: Agent
+    topic: str
+    command: Command
+    sent: float
+    tries: int = 1
+
 
 class Agent:
     """One MQTT client of the crew: subscribes to its topics, publishes its commands.
@@ -212,9 +229,14 @@ class PitPolicy:
             reason = str(view.get("halt_reason", ""))
             if self.rng.random() < self.void_chance:
                 self.rulings.append(f"voided: {reason}")
-                out.append(
-                    {"command": "void_round", "by": "sim", "reason": f"pit ruling on: {reason}"}
-                )
+                void: Command = {
+                    "command": "void_round",
+                    "by": "sim",
+                    "reason": f"pit ruling on: {reason}",
+                }
+                if view.get("payments_confirmed"):  # the console shows them: he confirms
+                    void["confirm_paid"] = True
+                out.append(void)
             else:
                 self.rulings.append(f"resumed: {reason}")
                 out.append({"command": "resume", "by": "sim", "note": "layout checked"})
@@ -355,7 +377,9 @@ class Crew:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._outstanding: dict[str, tuple[str, float]] = {}  # user: (command id, sent at)
+        # user: the command it awaits a reply to, where it went, when it was last sent, tries
+        self._outstanding: dict[str, _Awaited] = {}
+        self.retries = 0  # commands sent again (same id) when no reply came in time
         self.seats = {
             seat: SeatPolicy(
                 f"seat:{seat}", hand, self.game, random.Random(seed + 10 + i), mischief
@@ -412,7 +436,8 @@ class Crew:
         with self._lock:
             if topic.endswith("/reply"):
                 self.replies.append(doc)
-                if self._outstanding.get(user, ("",))[0] == doc.get("id"):
+                awaited = self._outstanding.get(user)
+                if awaited is not None and awaited.command["id"] == doc.get("id"):
                     del self._outstanding[user]
                 return
             if topic == self.topics.events:
@@ -437,8 +462,8 @@ class Crew:
             self._fresh.clear()
             now = time.monotonic()
             with self._lock:
-                waiting = {u for u, (_, at) in self._outstanding.items() if now - at < 2.0}
-                views = {u: v for u, v in self._views.items() if u not in waiting}
+                again = self._overdue(now)
+                views = {u: v for u, v in self._views.items() if u not in self._outstanding}
                 sends: list[tuple[Agent, str, list[Command]]] = []
                 if "dealer" in views:
                     sends.append(
@@ -460,12 +485,30 @@ class Crew:
                                 policy.act(view, now),
                             )
                         )
+            for awaited in again:  # the same command, the same id: applied once at most
+                awaited.agent.send(awaited.topic, awaited.command)
             for agent, topic, commands in sends:
                 for command in commands:
                     command = {"v": 1, "id": f"{agent.username}-{next(self._ids)}", **command}
                     with self._lock:
-                        self._outstanding[agent.username] = (command["id"], now)
+                        self._outstanding[agent.username] = _Awaited(agent, topic, command, now)
                     agent.send(topic, command)
+
+    def _overdue(self, now: float) -> list[_Awaited]:
+        """The commands to send again now (no reply within :data:`RETRY_SECONDS`), as a
+        console does; one sent :data:`TRIES` times unanswered is given up (its person acts
+        on the next view). Called with the lock held."""
+        again: list[_Awaited] = []
+        for user, awaited in list(self._outstanding.items()):
+            if now - awaited.sent < RETRY_SECONDS:
+                continue
+            if awaited.tries >= TRIES:
+                del self._outstanding[user]
+                continue
+            awaited.sent, awaited.tries = now, awaited.tries + 1
+            self.retries += 1
+            again.append(awaited)
+        return again
 
     @property
     def irregularities(self) -> list[str]:

@@ -10,6 +10,13 @@ and checks every message:
 - **hidden data**: no face-down card is shown before the rules reveal it, no card code
   appears that is not on the layout (the shoe's order), no seat's money or id appears.
 
+It also decides what a display shows of the controller (:attr:`DisplayChecker.status`): a
+retained ``online`` is only what the broker kept, and a broker restarted from its
+persistence file keeps it while the controller is still reconnecting, so the table is shown
+``online`` only once a live message (RETAIN clear: relayed as the controller sent it) comes;
+on a kept ``online`` the display asks for a rebirth, which a connected controller answers
+at once.
+
 Every finding is kept with the message that caused it; a hardware-in-the-loop rig reads
 ``report()``.
 """
@@ -49,7 +56,12 @@ class DisplayChecker:
     gaps: int = 0
     rebirths_requested: int = 0
     state: dict[str, Any] | None = None
+    # what the display shows of the controller: "online" (a live message confirmed it),
+    # "offline", "connecting" (the broker's kept "online", not yet confirmed, or this
+    # display's own link lost), "" before any word
     status: str = ""
+    reported: str = ""  # the status topic's last payload, as received
+    statuses: list[tuple[str, bool]] = field(default_factory=list)  # (payload, kept copy?)
     events: list[dict[str, Any]] = field(default_factory=list)
     request_rebirth: Any = None  # callable() that publishes a rebirth request
     _birth: int | None = None
@@ -70,17 +82,39 @@ class DisplayChecker:
         t = self.topics
         return [t.status, t.state, t.events]
 
-    def receive(self, topic: str, payload: bytes) -> None:
-        """Check one message."""
+    def receive(self, topic: str, payload: bytes, retained: bool = False) -> None:
+        """Check one message; ``retained``: the broker sent its kept copy (RETAIN set, on
+        subscribing) rather than relaying it live."""
         with self._lock:
-            self._receive(topic, payload)
+            self._receive(topic, payload, retained)
 
-    def _receive(self, topic: str, payload: bytes) -> None:
+    def link_lost(self) -> None:
+        """This display lost its broker: nothing it shows is confirmed until it is back, and
+        it starts again from what the broker kept, as a display that has just joined."""
+        with self._lock:
+            if self.status == "online":
+                self.status = "connecting"
+            self._birth, self._seq, self._synced, self._round = None, None, False, None
+            self._shown.clear()
+
+    def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
         t = self.topics
         self.messages += 1
         if topic == t.status:
-            self.status = payload.decode(errors="replace")
+            self.reported = payload.decode(errors="replace").strip()
+            self.statuses.append((self.reported, retained))
+            if self.reported != "online":
+                self.status = self.reported
+            elif not retained:
+                self.status = "online"
+            else:  # kept by the broker: the controller may be away; ask it to speak
+                self.status = "connecting"
+                if self.request_rebirth is not None:
+                    self.rebirths_requested += 1
+                    self.request_rebirth()
             return
+        if not retained and self.reported == "online":
+            self.status = "online"  # the controller is there: this came from it just now
         try:
             doc = json.loads(payload)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -201,5 +235,6 @@ class DisplayChecker:
                 "rebirths_requested": self.rebirths_requested,
                 "findings": [f"{f.kind}: {f.detail}" for f in self.findings],
                 "status": self.status,
+                "reported": self.reported,
                 "phase": None if self.state is None else self.state.get("phase"),
             }

@@ -1,8 +1,9 @@
 """A live player display on MQTT: subscribes like a real display, checks and draws the stream.
 
 :class:`LiveDisplay` logs in as a display does (public topics only), feeds every message to
-a :class:`~simulators.display.checker.DisplayChecker` (which asks for a rebirth on a gap)
-and, unless quiet, draws what a player sees: redrawn in place on a terminal (a rich
+a :class:`~simulators.display.checker.DisplayChecker` (which asks for a rebirth on a gap,
+and shows the table online only once the controller is heard live) and, unless quiet, draws
+what a player sees: redrawn in place on a terminal (a rich
 ``Live``), one line per change elsewhere. The demo runs one per table; a
 hardware-in-the-loop rig can run one against a real table and read ``checker.report()``.
 """
@@ -45,6 +46,8 @@ class LiveDisplay:
             client_id or f"display-{table_id}",
             subscriptions=self.checker.subscriptions,
             on_message=self._on_message,
+            on_retained=self._on_retained,
+            on_disconnected=lambda reason: self.checker.link_lost(),
             backoff=(1, 2),
         )
         self.checker.request_rebirth = lambda: self.link.publish(self.checker.topics.rebirth, b"{}")
@@ -58,10 +61,15 @@ class LiveDisplay:
         """Disconnect."""
         self.link.stop()
 
-    def _on_message(self, topic: str, payload: bytes) -> None:
-        self.checker.receive(topic, payload)
+    def _on_retained(self, topic: str, payload: bytes) -> None:
+        self._on_message(topic, payload, retained=True)
+
+    def _on_message(self, topic: str, payload: bytes, retained: bool = False) -> None:
+        shown = self.checker.status
+        self.checker.receive(topic, payload, retained)
         state = self.checker.state
-        if state is None or self.quiet or not topic.endswith("/state"):
+        changed = self.checker.status != shown  # "online" once confirmed, or lost
+        if state is None or self.quiet or not (topic.endswith("/state") or changed):
             return
         if self.screen is not None:
             self.screen.update(render(state, self.checker.status))

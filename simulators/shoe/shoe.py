@@ -153,6 +153,7 @@ class ShoeSimulator:
         self.locked = locked
         self.credit: int | None = None  # cards the gate lets through before it shuts itself
         """Whether the gate is shut (a real shoe powers up locked until the host says)."""
+        self._spent = False  # whether the last card drawn spent a card of that credit
         self.endless = endless
         """Shuffle a fresh deck whenever one runs out (a studio's shuffler), forever."""
         self.on_ack = on_ack
@@ -222,8 +223,14 @@ class ShoeSimulator:
             yield fresh
 
     def expected_cards(self) -> list[Card]:
-        """The cards the host must deliver, in order: those whose fate is ``read``."""
-        return [d.card for d in self.log if d.fate is Fate.READ]
+        """The cards the host must deliver, in order: those whose fate is ``read``. A USPC
+        token sent twice is two reads to the host (nothing on that wire numbers a read, and
+        the table's round judges the second), so such a card comes twice."""
+        twice = self.dialect is Dialect.USPC
+        return [
+            d.card for d in self.log if d.fate is Fate.READ
+            for _ in range(2 if twice and d.repeated else 1)
+        ]  # fmt: skip
 
     # -- the thread -------------------------------------------------------------------------
 
@@ -323,10 +330,16 @@ class ShoeSimulator:
         self.credit = None if locked else credit
 
     def _spend_credit(self) -> None:
+        self._spent = self.credit is not None
         if self.credit is not None:
             self.credit -= 1
             if self.credit <= 0:
                 self.gate(True)
+
+    def _refund_credit(self) -> None:
+        """The card drawn was burned, not the one the gate let out: one more is still due."""
+        if self._spent:
+            self.gate(False, (self.credit or 0) + 1)
 
     def _draw(self, index: int, card: Card) -> None:
         if self._hit(Fault.DISCONNECT, index):
@@ -364,6 +377,8 @@ class ShoeSimulator:
                 ten = "10" if self.rng.random() < 0.5 else "T"
                 burn = self.rng.random() < 0.05
                 self._line(format_uspc_card(card, burn=burn, ten=ten).encode(), draw, index)
+                if burn:  # the dealer burned it and draws the card due next, as a dealer does
+                    self._refund_credit()
         elif unreadable:
             self._jsonl({"type": "error", "error": "read_failed", "detail": "no tag"}, draw, index)
         else:

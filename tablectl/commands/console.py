@@ -2,8 +2,10 @@
 
 ``send`` is one command from the dealer, the pit manager or a seat, as their consoles send
 it: published on the role's command topic with a fresh id, answered on the role's reply
-topic; it prints the reply and exits 0 when the table took the command, 1 when it refused it
-(the reason says why), 2 when the broker could not be reached or no reply came.
+topic, and sent again with the same id when no reply comes (a table applies an id once: a
+retry gets the first answer); it prints the reply and exits 0 when the table took the
+command, 1 when it refused it (the reason says why), 2 when the broker could not be reached
+or no reply came.
 ``watch`` prints what a role (or a display) receives: its state as one line whenever the
 phase or the next step changes, every event, every alert.
 """
@@ -39,9 +41,10 @@ def register(subparsers: Any) -> None:
         description=(
             "Send one command from the dealer, the pit manager or a seat, as their consoles "
             "send it: published on the role's command topic with a fresh id, answered on the "
-            "role's reply topic. Prints the reply; exits 0 when the table took the command, 1 "
-            "when it refused it (the reason says why), 2 when the broker could not be reached "
-            "or no reply came."
+            "role's reply topic, and sent again with the same id when no reply comes (the "
+            "table applies an id once). Prints the reply; exits 0 when the table took the "
+            "command, 1 when it refused it (the reason says why), 2 when the broker could not "
+            "be reached or no reply came."
         ),
     )
     _common(send)
@@ -53,6 +56,19 @@ def register(subparsers: Any) -> None:
     )
     send.add_argument("--by", help="the pit manager's name (default: the login's user name)")
     send.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the reply")
+    send.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        help="times to send it again, with the same id, when no reply comes (default 2)",
+    )
+    send.add_argument(
+        "--id",
+        help=(
+            "the command's id (default: a fresh one); a command sent again with its id is "
+            "answered as before and never applied twice"
+        ),
+    )
     send.add_argument("--json", action="store_true", help="print the reply as JSON")
     send.set_defaults(run=run_send)
     watch = subparsers.add_parser(
@@ -124,11 +140,20 @@ def _address(url: str, user: str) -> BrokerAddress:
 
 
 def _connect(link: MqttLink, address: BrokerAddress, timeout: float) -> None:
+    """Connect and subscribe, or fail: at once when the broker refuses the login."""
     link.start()
-    if not link.wait_connected(timeout) or not link.wait_subscribed(timeout):
-        link.stop()
-        why = link.last_error or "no answer"
-        raise TableError(f"could not log in to {address.url()} within {timeout:g} s: {why}")
+    if link.wait_connected(timeout) and link.wait_subscribed(timeout):
+        return
+    link.stop()
+    if link.refused is not None:
+        unset = "" if address.password is not None else f" (${PASSWORD_ENV} is not set)"
+        raise TableError(
+            f"could not log in to {address.url()}: {link.last_error}; expected the broker to "
+            f"accept user {address.username} with the password in --broker or in "
+            f"${PASSWORD_ENV}{unset}"
+        )
+    why = link.last_error or "no answer"
+    raise TableError(f"could not log in to {address.url()} within {timeout:g} s: {why}")
 
 
 def run_send(args: argparse.Namespace) -> int:
@@ -141,7 +166,7 @@ def run_send(args: argparse.Namespace) -> int:
     fields = parse_fields(args.fields)
     if args.role == "pit" and "by" not in fields:
         fields["by"] = args.by or getpass.getuser()
-    command_id = f"cli-{uuid.uuid4().hex[:12]}"
+    command_id = args.id or f"cli-{uuid.uuid4().hex[:12]}"
     command = {"v": 1, "id": command_id, "command": args.what, **fields}
     replies: queue.Queue[dict[str, Any]] = queue.Queue()
 
@@ -158,25 +183,33 @@ def run_send(args: argparse.Namespace) -> int:
         on_message=on_message,
     )  # fmt: skip
     _connect(link, address, args.timeout)
+    payload = json.dumps(command).encode()
+    tries = 1 + max(0, args.retries)
     try:
-        if not link.publish(audience.cmd, json.dumps(command).encode()):
-            raise TableError(f"the broker at {address.url()} went away before the command left")
-        try:
-            reply = replies.get(timeout=args.timeout)
-        except queue.Empty:
+        for _ in range(tries):  # the same id each time: the table applies it once at most
+            if not link.publish(audience.cmd, payload):
+                raise TableError(f"the broker at {address.url()} went away before the command left")
+            try:
+                reply = replies.get(timeout=args.timeout)
+                break
+            except queue.Empty:
+                continue
+        else:
             raise TableError(
-                f"no reply to {args.what} from table {args.table} within {args.timeout:g} s:"
-                " is it running, and may this login send on "
-                f"{audience.cmd}?"
-            ) from None
+                f"no reply to {args.what} {command_id} from table {args.table} within "
+                f"{args.timeout:g} s, {tries} times: is it running, and may this login send "
+                f"on {audience.cmd}? Sending it again with --id {command_id} is safe: the "
+                "table applies a command once, however often it comes"
+            )
     finally:
         link.stop()
+    again = " (answered before; not applied again)" if reply.get("repeated") else ""
     if args.json:
         print(json.dumps(reply))
     elif reply.get("ok"):
-        print(f"{args.what}: done")
+        print(f"{args.what}: done{again}")
     else:
-        print(f"{args.what}: refused: {reply.get('reason', '')}")
+        print(f"{args.what}: refused{again}: {reply.get('reason', '')}")
     return 0 if reply.get("ok") else 1
 
 
@@ -207,10 +240,11 @@ def run_watch(args: argparse.Namespace) -> int:
         subscriptions = [audience.state, audience.events, audience.reply]
         if args.role == "pit":
             subscriptions.append(topics.pit.alerts)
-    messages: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    messages: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
     link = MqttLink(
         address, f"tablectl-watch-{uuid.uuid4().hex[:8]}", subscriptions=subscriptions,
-        on_message=lambda topic, payload: messages.put((topic, payload)),
+        on_message=lambda topic, payload: messages.put((topic, payload, False)),
+        on_retained=lambda topic, payload: messages.put((topic, payload, True)),
     )  # fmt: skip
     _connect(link, address, 5.0)
     deadline = None if args.seconds is None else time.monotonic() + args.seconds
@@ -219,7 +253,7 @@ def run_watch(args: argparse.Namespace) -> int:
         while deadline is None or time.monotonic() < deadline:
             left = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
             try:
-                topic, payload = messages.get(timeout=left)
+                topic, payload, retained = messages.get(timeout=left)
             except queue.Empty:
                 continue
             try:
@@ -227,10 +261,15 @@ def run_watch(args: argparse.Namespace) -> int:
             except (UnicodeDecodeError, json.JSONDecodeError):
                 doc = {"type": "status", "status": payload.decode(errors="replace")}
             if args.json:
-                print(json.dumps({"topic": topic, "message": doc}), flush=True)
+                record = {"topic": topic, "message": doc, "retained": retained}
+                print(json.dumps(record), flush=True)
                 continue
             if not isinstance(doc, dict) or doc.get("type") == "status":
-                print(f"status: {payload.decode(errors='replace')}", flush=True)
+                # a kept "online" may outlive the controller (a broker restarted from its
+                # persistence file keeps it): only a live one says the controller is there
+                kept = retained and payload.strip() == b"online"
+                kept_note = " (kept by the broker; not yet confirmed live)" if kept else ""
+                print(f"status: {payload.decode(errors='replace')}{kept_note}", flush=True)
                 continue
             line = _line(topic, doc)
             if doc.get("type") == "state":  # a state repeats on every input: print changes

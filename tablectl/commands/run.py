@@ -1,4 +1,10 @@
-"""``tablectl run``: the running table, from its configuration file, until SIGTERM."""
+"""``tablectl run``: the running table, from its configuration file, until SIGTERM.
+
+The broker's address is the table file's ``[broker]`` or ``--broker``; a URL without a user
+or a password takes them from the table file (``url``'s user, ``password_env``'s variable),
+so a password never has to be typed on a command line. A login the broker refuses ends the
+run at once (exit status 2) with the broker's reason: retrying would change nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,13 @@ import json
 import signal
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from config.tables import BrokerSettings, load_table
-from controller.errors import ConfigError
+from controller.errors import ConfigError, TableError
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
 from tablectl.running import RunningTable
 
@@ -32,31 +39,70 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--config", required=True, type=Path, help="the table's TOML file")
     parser.add_argument(
-        "--broker", help="mqtt://[user[:password]@]host[:port], overriding the config's broker"
+        "--broker",
+        help="mqtt://[user[:password]@]host[:port], overriding the config's broker (the user "
+        "and the password the URL leaves out come from the config: url, password_env)",
     )
     parser.add_argument("--journal", type=Path, help="journal file, overriding the config's")
     parser.set_defaults(run=run)
 
 
+#: how long ``run`` waits for the broker's first answer before it reports itself running
+FIRST_ANSWER_SECONDS = 3.0
+
+
 def resolve_broker(settings: Any, override: str | None, stack: list[Any]) -> BrokerAddress:
     """The broker to use: ``override``, the configured one, or an embedded one (started and
-    pushed on ``stack`` to be stopped later)."""
-    if override:
-        return parse_broker_url(override)
-    if isinstance(settings, BrokerSettings):
-        address = parse_broker_url(settings.url)
-        password = settings.password()
-        if password is not None:
-            address = BrokerAddress(
-                address.host, address.port, address.username, password, address.websockets
-            )
-        return address
-    from drivers.mqtt.embedded import EmbeddedBroker
+    pushed on ``stack`` to be stopped later).
 
-    broker = EmbeddedBroker()
-    broker.start()
-    stack.append(broker)
-    return BrokerAddress("127.0.0.1", broker.port)
+    The user and the password ``override`` leaves out come from the configured broker: its
+    URL's user, and the variable its ``password_env`` names (which must then be set).
+    """
+    if not isinstance(settings, BrokerSettings):
+        if override:
+            return parse_broker_url(override)
+        from drivers.mqtt.embedded import EmbeddedBroker
+
+        broker = EmbeddedBroker()
+        broker.start()
+        stack.append(broker)
+        return BrokerAddress("127.0.0.1", broker.port)
+    configured = parse_broker_url(settings.url)
+    address = parse_broker_url(override) if override else configured
+    if address.username is None:
+        address = replace(address, username=configured.username)
+    if address.password is None and settings.password_env:
+        password = settings.password()
+        if password is None:
+            raise ConfigError(
+                f"[broker] password_env = {settings.password_env!r}: expected that "
+                "environment variable to hold the controller's broker password, but it is "
+                f"not set: set it (e.g. {settings.password_env}=... tablectl run ...) or put "
+                "the password in --broker"
+            )
+        address = replace(address, password=password)
+    return address
+
+
+def _password_source(settings: Any, override: str | None) -> str:
+    """Where the password of the login came from, in words."""
+    if override and parse_broker_url(override).password is not None:
+        return "the password in --broker"
+    if isinstance(settings, BrokerSettings) and settings.password_env:
+        return f"the password in ${settings.password_env} (the table file's password_env)"
+    if isinstance(settings, BrokerSettings) and parse_broker_url(settings.url).password:
+        return "the password in the table file's url"
+    return "no password"
+
+
+def _refused(link: Any, address: BrokerAddress, source: str) -> TableError:
+    """The error that ends a run whose login the broker refused, in words to act on."""
+    user = address.username or "no user name"
+    return TableError(
+        f"the broker at {address.url()} refused the controller's login: {link.refused}; "
+        f"expected it to accept {user} with {source}: check that user's password in the "
+        "broker's password file, then start the table again"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +127,20 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    link = table.link
+    link.on_refused = lambda reason: stop.set()  # in the link's thread: wake the loop below
+    source = _password_source(config.broker, args.broker)
+
+    def end_refused() -> TableError:
+        table.stop()
+        for item in stack:
+            item.stop()
+        return _refused(link, address, source)
+
     table.start()
+    link.wait_connected(FIRST_ANSWER_SECONDS)  # a refusal answers at once
+    if link.refused is not None:
+        raise end_refused()
     state = table.service.state
     print(
         json.dumps(
@@ -89,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 "table": config.table.id,
                 "game": config.table.game.value,
                 "broker": address.url(),
+                "connected": link.connected,
                 "journal": str(table.journal_path),
                 "phase": state.phase.value,
                 "rounds_started": state.rounds_started,
@@ -101,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"tablectl run: the table stopped: {table.service.error}", file=sys.stderr)
             table.stop()
             return 1
+    if link.refused is not None:  # a broker restarted with other passwords, say
+        raise end_refused()
     table.stop()
     for item in stack:
         item.stop()

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         (t.pit.events, "controller", "every action (event)"),
         (t.pit.alerts, "controller", "halts, irregularities, hardware faults (event)"),
         (t.pit.reply, "controller", "answers to the pit (reply)"),
+        (t.journal, "controller", "retained journal head at the last checkpoint, sealed (JSON)"),
         (t.pit.cmd, "pit", "the pit manager's commands (command)"),
     ]
     width = max(len(r[0]) for r in rows)

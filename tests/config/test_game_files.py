@@ -37,7 +37,7 @@ GOOD = (GAMES_DIR / "casino-holdem.toml").read_text()
         ),
         (('seating = ["shared", "boxes"]', 'seating = ["round"]'), "seating.0", "Input should be"),
         (('game = "casino-holdem"', 'game = "blackjack"'), "game", "Input should be"),
-        (("[limits]", "colour = 1\n[limits]"), "colour", "Extra inputs are not permitted"),
+        (("[limits]", "colour = 1\n[limits]"), "colour", "unknown key 'colour' in the top level"),
         (("[limits]", "[limits]\ncall = { min = 1, max = 2 }"), None, None),
     ],
 )

@@ -25,6 +25,9 @@ def test_every_shipped_table_file_loads(path: Path) -> None:
     table = load_table(path)
     assert table.table.game in set(GameId)
     assert table.table.journal_sync == "full"  # a power cut loses nothing unless one opts out
+    # the journal is sealed with a key read from the environment, never written in the file
+    assert table.table.journal_key_env == "TABLECTL_JOURNAL_KEY"
+    assert table.table.journal_key_file is None
     if table.table.seating is Seating.SHARED:
         assert table.table.seats and table.table.hands == ("player",)
     else:
@@ -57,7 +60,7 @@ def test_defaults_and_the_shoe_kinds() -> None:
         (('seating = "boxes"', 'seating = "shared"'), "a shared-hand table needs its remote"),
         (("boxes = 3", 'seats = ["1", "1"]'), "table.seats: Value error, seat ids must be unique"),
         (("boxes = 3", 'seats = ["a/b"]'), "seat id 'a/b': expected letters and digits"),
-        (("boxes = 3", "colour = 1"), "table.colour: Extra inputs are not permitted"),
+        (("boxes = 3", "colour = 1"), "table.colour: unknown key 'colour' in [table]; [table] "),
         (('game = "texas-poker"', 'game = "baccarat"'), "table.game: Input should be"),
         (("boxes = 3", 'balance = "100"'), "balances are for studio seats; list table.seats"),
     ],

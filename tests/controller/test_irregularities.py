@@ -202,7 +202,9 @@ def test_double_beyond_the_limit_is_refused_whole() -> None:
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 600)
     out = c.send(Double(actor="seat:1", hand="player", seat="seat:1"))
-    assert out[-1].kind == "refused" and "above the maximum 1000" in out[-1].data["reason"]
+    assert out[-1].kind == "refused"
+    assert "expected at most the table maximum 1000" in out[-1].data["reason"]
+    assert "got 1200 in all (600 already on it, 600 added)" in out[-1].data["reason"]
 
 
 def test_a_seat_that_disconnects_before_no_more_bets_does_not_play() -> None:
@@ -219,3 +221,61 @@ def test_a_seat_that_disconnects_before_no_more_bets_does_not_play() -> None:
     c.send(SeatDisconnected(actor="system", seat="seat:1"))  # after no more bets: bets stand
     assert c.kinds("seat_disconnected")[-1] == {"seat": "seat:1", "bets": "stand"}
     assert [s.seat for s in c.state.round.stakes] == ["seat:1"]  # type: ignore[union-attr]
+
+
+def test_a_card_that_reaches_a_halted_deal_is_dealt_where_it_lies_when_the_round_resumes() -> None:
+    """The controller restarted mid-deal: the shoe sends again the card it read meanwhile,
+    which the dealer put where the deal puts it. It is held, not taken as a stray, and dealt
+    to that place when the round resumes; the deal goes on with the next place."""
+    from controller.events import Halt, Resume
+
+    c = poker_round(2)
+    c.cards("AS KS")  # box 1, box 2
+    c.send(Halt(actor="system", reason="the controller restarted mid-round"))
+    out = c.send(CardDrawn(actor="shoe", card=Card.parse("QS")))  # the dealer's first card
+    assert c.state.phase is Phase.HALTED and c.state.round is not None
+    assert c.state.round.held == (Card.parse("QS"),)
+    alert = next(a.data for a in out if a.kind == "alert")
+    assert alert["audience"] == "pit"  # the dealer's first card, face down: the pit's alone
+    alert = alert["message"]
+    assert alert.startswith("card QS arrived while the deal was halted: it is held for ")
+    assert "dealer" in alert and "when the round resumes" in alert
+    assert "QS" not in c.state.round.halt_reason  # not a new irregularity on top of the halt
+    out = c.send(Resume(actor="pit:ann", note="layout checked"))
+    assert c.state.phase is Phase.DEALING
+    assert c.state.round.cards_of("dealer") == parse_cards("QS")
+    assert (c.state.round.held, c.state.round.stray) == ((), ())
+    assert [a.data["card"] for a in out if a.kind == "card"] == ["QS"]
+    c.cards("JS TS 9S")  # the deal goes on: box 1, box 2, dealer
+    assert c.state.round.cards_of("box 1") == parse_cards("AS JS")
+    assert c.state.round.cards_of("dealer") == parse_cards("QS 9S")
+
+
+def test_held_cards_give_way_to_a_redeal_or_a_restored_sequence() -> None:
+    from controller.events import Halt
+
+    c = poker_round(2)
+    c.cards("AS KS")
+    c.send(Halt(actor="system", reason="the controller restarted mid-round"))
+    c.send(CardDrawn(actor="shoe", card=Card.parse("QS")))
+    c.send(RestoreSequence(actor="dealer", cards="box 1:AS box 2:KS dealer:QS"))
+    assert c.state.round is not None and c.state.round.held == ()
+    assert c.state.round.cards_of("dealer") == parse_cards("QS")  # placed as the dealer said
+    c.send(Halt(actor="system", reason="the controller restarted mid-round"))
+    c.send(CardDrawn(actor="shoe", card=Card.parse("JS")))
+    c.send(Redeal(actor="pit:ann", reason="layout cannot be trusted"))
+    assert c.state.round is not None and (c.state.round.held, c.state.round.cards) == ((), ())
+
+
+def test_a_card_while_a_round_is_halted_outside_the_deal_is_still_a_stray() -> None:
+    from controller.events import Halt, Resume
+
+    c = poker_round(2)
+    c.cards("AS KS QS JS TS 9S 8H 7H 6H")  # hole cards and the flop: the decisions are due
+    assert c.state.phase is Phase.DECIDING
+    c.send(Halt(actor="dealer", reason="check the layout"))
+    c.send(CardDrawn(actor="shoe", card=Card.parse("8S")))
+    assert c.state.round is not None and c.state.round.held == ()
+    assert "card 8S arrived while the table was halted" in c.state.round.halt_reason
+    c.send(Resume(actor="pit:ann", note="8S set aside"))
+    assert c.state.phase is Phase.DECIDING and c.state.round.stray == parse_cards("8S")

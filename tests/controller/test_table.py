@@ -237,10 +237,10 @@ def test_refused_commands_change_nothing_and_say_what_and_why() -> None:
         assert not can(c.state, event, c.now)
     c.send(StartRound(actor="dealer"))
     for bet, message in [
-        (("box 9", "ann", "ante", 10), "the hands are box 1, box 2, box 3"),
+        (("box 9", "ann", "ante", 10), "expected a hand of this table (box 1, box 2, box 3)"),
         (("box 1", "ann", "bonus", 5), "without an ante"),
         (("box 1", "ann", "bet", 5), "can't bet on bet before the deal"),
-        (("box 1", "ann", "ante", 501), "above the maximum 500"),
+        (("box 1", "ann", "ante", 501), "expected at most the table maximum 500"),
     ]:
         before = c.state
         out = c.bet(*bet)
@@ -272,7 +272,7 @@ def test_no_credit_a_bet_above_the_balance_is_refused() -> None:
     c = studio()
     c.send(StartRound(actor="dealer"))
     out = c.bet("player", "seat:1", "ante", 1001)
-    assert "above the maximum" in out[-1].data["reason"]
+    assert "expected at most the table maximum 1000 (minimum 1); got 1001" in out[-1].data["reason"]
     # an Ultimate ante brings an equal Ante Plus: 501 would cost 1002 of the 1000
     out = c.bet("player", "seat:1", "ante", 501)
     assert (
@@ -320,7 +320,7 @@ def test_void_returns_every_bet_the_round_took() -> None:
     c.send(VoidRound(actor="pit:ann", reason="shoe could not be cleared"))
     ended = c.kinds("round_ended")[-1]
     assert ended["outcome"] == "void" and ended["refunds"] == [
-        {"hand": "player", "seat": "seat:1", "returned": "25"}
+        {"hand": "player", "seat": "seat:1", "status": "returned", "returned": "25"}
     ]
     assert c.state.phase is Phase.IDLE and c.state.balance("seat:1") == 1000
 

@@ -29,6 +29,7 @@ class Oracle:
         self.revealed: set[str] = set()
         self.showdown = False
         self.folded: set[str] = set()
+        self.side_bets: set[tuple[str, str]] = set()  # folded stakes with a side bet settled
         self.ended = False
 
     def pit_event(self, doc: dict) -> None:
@@ -41,6 +42,8 @@ class Oracle:
             self.showdown = True
             if data.get("folded"):
                 self.folded.add(data["hand"])
+                if any(line["spot"] in ("bonus", "best_five") for line in data["lines"]):
+                    self.side_bets.add((data["hand"], data["seat"]))
         elif kind in ("redeal", "sequence_restored"):
             for card in data.get("collected", []) + data.get("removed", []):
                 self.dealt.pop(card, None)
@@ -55,8 +58,9 @@ class Oracle:
             self.revealed.clear()
             self.showdown = False
             self.folded.clear()
+            self.side_bets.clear()
 
-    def may_see(self, card: str, seat_hands: set[str], dark: bool = False) -> bool:
+    def may_see(self, card: str, seat_hands: set[str], dark: bool = False, seat: str = "") -> bool:
         if card in self.revealed:
             return True
         if card not in self.dealt:
@@ -67,6 +71,8 @@ class Oracle:
         if position in ("dealer", "board"):
             return False
         if self.showdown and position not in self.folded:
+            return True
+        if (position, seat) in self.side_bets:  # its side bet was settled on these cards
             return True
         return position in seat_hands and not dark
 
@@ -111,7 +117,7 @@ def test_nothing_hidden_reaches_a_player(game: str, seating: Seating) -> None:
             seat_hands = hands_of.get(out.audience, set())
             for card in CARD.findall(text):
                 hand = oracle.dealt.get(card, ("", ""))[0]
-                ok = oracle.may_see(card, seat_hands, dark=hand in dark)
+                ok = oracle.may_see(card, seat_hands, dark=hand in dark, seat=out.audience)
                 assert ok, f"{card} leaked to {out.audience} on {out.topic}: {text[:300]}"
                 checked += 1
         oracle.end_step()

@@ -15,10 +15,9 @@ SAMPLES: list[ShoeEvent] = [
     ev.DeckLoaded("red-1", 2),
     ev.Heartbeat(1000, 0),
     ev.SequenceGap("SN1", expected=4, received=7),
-    ev.DuplicateCard(Card.parse("2C"), 1, 5),
+    ev.DuplicateCard(Card.parse("2C"), 1, 5, "red-1"),
     ev.DuplicateDropped("SN1", 4),
     ev.UnknownTag("04AB"),
-    ev.Debounced(Card.parse("KD"), "04AB"),
     ev.CorruptMessage("bad CRC", "a5 5a", recoverable=True),
     ev.Noise(3),
     ev.DebugLine("hi"),
@@ -50,3 +49,21 @@ def test_what_halts_the_table() -> None:
     assert {e.kind.value for e in SAMPLES if must_halt(e)} == HALTING
     assert must_halt(ev.CorruptMessage("damaged token"))
     assert not must_halt(ev.CorruptMessage("bad CRC", recoverable=True))
+
+
+def test_every_halting_event_says_why_in_words_never_in_json() -> None:
+    """The table's halt reason is the event's ``message``: one line a pit manager can act on."""
+    for event in SAMPLES:
+        if not must_halt(event):
+            continue
+        message = event.message  # type: ignore[attr-defined]
+        assert isinstance(message, str) and message and "{" not in message, event
+    assert ev.DuplicateCard(Card.parse("QC"), 2, 23, "red-4").message == (
+        "QC came out of deck red-4 twice, with no new deck loaded between: "
+        "as its card 2, and again as its card 23"
+    )
+    assert ev.ReadFailed("no tag", record=7, device="r1").message == (
+        "a card passed the reader unread: no tag (r1, message 7)"
+    )
+    damaged = ev.CorruptMessage("damaged token", "x" * 200)
+    assert must_halt(damaged) and len(damaged.message) < 150

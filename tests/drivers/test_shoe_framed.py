@@ -163,6 +163,28 @@ def test_the_same_card_twice_in_a_deck_halts_and_a_new_deck_clears_it() -> None:
         encode_frame(4, MessageType.DECK_LOADED, deck_payload(4, "blue")) + card(5, "AS")
     )
     assert kinds(events) == ["deck_loaded", "card"]
+    events = codec.feed(card(6, "KD") + card(7, "AS"))
+    assert kinds(events) == ["card", "duplicate_card"]
+    assert "AS came out of deck blue twice" in events[-1].message  # type: ignore[attr-defined]
+    assert "as its card 1, and again as its card 3" in events[-1].message  # type: ignore[attr-defined]
+
+
+def test_only_the_shoes_deck_loaded_starts_a_deck_never_a_count_of_cards() -> None:
+    """A deck is what the shoe says it loaded: 60 cards of one deck still hold each card once
+    (no window of 52 that rolls over and forgets), and each DECK_LOADED starts afresh."""
+    codec = FramedHostCodec()
+    order = [Card(i) for i in range(52)]
+    stream = hello(1) + encode_frame(2, MessageType.DECK_LOADED, deck_payload(2, "d1"))
+    stream += b"".join(card(3 + i, c.code) for i, c in enumerate(order))
+    stream += card(55, order[0].code)  # the 53rd card of one deck: provably a repeat
+    events = codec.feed(stream)
+    assert kinds(events)[-1] == "duplicate_card" and kinds(events).count("card") == 52
+    for n in range(5):  # deck after deck, the same order: never a repeat
+        record = 56 + n * 53
+        stream = encode_frame(record & 0xFF, MessageType.DECK_LOADED,
+                              deck_payload(record, f"d{n + 2}"))  # fmt: skip
+        stream += b"".join(card(record + 1 + i, c.code) for i, c in enumerate(order))
+        assert kinds(codec.feed(stream)) == ["deck_loaded"] + ["card"] * 52
 
 
 def test_every_single_bit_error_is_caught_and_the_resent_frame_is_taken_once() -> None:

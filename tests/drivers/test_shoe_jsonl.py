@@ -5,7 +5,15 @@ import pytest
 from controller.cards import Card
 from controller.errors import ProtocolError
 from drivers.shoe.deckmap import demo_deck_map, load_deck_map, parse_deck_map
-from drivers.shoe.events import CardRead, Debounced, Rebooted, SequenceGap, UnknownTag, must_halt
+from drivers.shoe.events import (
+    CardRead,
+    CorruptMessage,
+    DuplicateDropped,
+    Rebooted,
+    SequenceGap,
+    UnknownTag,
+    must_halt,
+)
 from drivers.shoe.jsonl import JsonlCodec, format_jsonl
 from tests.drivers.shoe_support import ARRIVALS, feed_all, kinds
 
@@ -125,14 +133,49 @@ def test_devices_count_their_own_sequences() -> None:
     assert kinds(events) == ["card", "card", "card"]
 
 
-def test_repeated_reads_of_a_tag_are_debounced_then_become_duplicates() -> None:
-    codec = JsonlCodec(DECK, debounce=1.0)
+def test_a_tag_read_again_under_a_new_seq_is_a_card_however_soon() -> None:
+    """The reader numbers each read; a tag read again under a new ``seq`` (a reshuffled card
+    dealt again, a card slid back over the antenna) is a new read, never dropped here: the
+    table judges it, knowing the round in play."""
+    codec = JsonlCodec(DECK)
     assert kinds(codec.feed(line("card", 1, uid="04A1"), now=5.0)) == ["card"]
-    events = codec.feed(line("card", 2, uid="04A1"), now=5.6)
-    assert isinstance(events[0], Debounced) and not must_halt(events[0])
-    assert kinds(codec.feed(line("card", 3, uid="04A1"), now=8.0)) == ["duplicate_card"]
-    codec.feed(line("card", 4, uid="04A2"), now=8.1)
-    assert kinds(codec.feed(line("card", 5, uid="04A1"), now=8.2)) == ["duplicate_card"]
+    for seq, now in ((2, 5.001), (3, 5.2), (4, 8.0)):
+        events = codec.feed(line("card", seq, uid="04A1"), now=now)
+        assert [(e.card, e.record) for e in events] == [(C("AS"), seq)]  # type: ignore[attr-defined]
+    assert codec.stats.cards == 4 and codec.stats.duplicates == 0
+
+
+@pytest.mark.parametrize("arrival", ARRIVALS)
+def test_only_a_line_repeated_with_its_seq_is_dropped_and_each_drop_is_counted(
+    arrival: str,
+) -> None:
+    """Provably the same read: the same device, ``seq`` and content, straight after itself
+    (whatever the spacing or key order of the copy). Every drop is an event and a count."""
+    codec = JsonlCodec(DECK)
+    again = b'{"uid": "04A1", "device_id": "r1", "seq": 2, "type": "card"}\n'
+    stream = line("boot", 1) + line("card", 2, uid="04A1") + again + line("card", 2, uid="04A1")
+    stream += line("card", 3, uid="04A1") + line("card", 2, "r2", uid="04A1")
+    events = feed_all(codec, stream, arrival)
+    assert kinds(events) == ["hello", "card", "duplicate_dropped", "duplicate_dropped", "card",
+                             "card"]  # fmt: skip
+    dropped = [e for e in events if isinstance(e, DuplicateDropped)]
+    assert [(d.device, d.record) for d in dropped] == [("r1", 2), ("r1", 2)]
+    assert not any(must_halt(e) for e in events)
+    assert codec.stats.duplicates == 2 and codec.stats.cards == 3
+
+
+def test_the_same_seq_with_another_tag_is_a_contradiction_that_halts() -> None:
+    codec = JsonlCodec(DECK)
+    codec.feed(line("boot", 1) + line("card", 2, uid="04A1"))
+    events = codec.feed(line("card", 2, uid="04A2"))
+    assert kinds(events) == ["corrupt"]
+    corrupt = events[0]
+    assert isinstance(corrupt, CorruptMessage) and must_halt(corrupt)
+    assert "r1 sent seq 2 twice with other content: first card 04A1, then card 04A2" in (
+        corrupt.message
+    )
+    assert codec.stats.duplicates == 0 and codec.stats.corrupt == 1
+    assert kinds(codec.feed(line("card", 3, uid="04A2"))) == ["card"]
 
 
 def test_an_unknown_tag_halts() -> None:

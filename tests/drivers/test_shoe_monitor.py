@@ -164,12 +164,13 @@ def test_socat_writes_raw_bytes_the_monitor_decodes_until_the_line_closes(tmp_pa
             ["socat", "-u", f"OPEN:{payload}", f"OPEN:{b},raw,echo=0"], timeout=10, check=True
         )
         cards = [json.loads(monitor.stdout.readline()) for _ in range(4)]
-        assert [e["event"] for e in cards] == ["card", "card", "noise", "duplicate_card"]
+        # the ASCII shoe says nothing of decks: the repeated king is the table's to judge
+        assert [e["event"] for e in cards] == ["card", "card", "noise", "card"]
         assert [cards[0]["card"], cards[1]["card"], cards[3]["card"]] == ["KH", "TS", "KH"]
         pair.terminate()  # the line goes away: without --reconnect the monitor ends with a summary
         out, _ = monitor.communicate(timeout=10)
         rest = lines_of(out)
-        assert rest[-1]["event"] == "summary" and rest[-1]["cards"] == 2
+        assert rest[-1]["event"] == "summary" and rest[-1]["cards"] == 3
         assert monitor.returncode == 0
     finally:
         pair.kill()

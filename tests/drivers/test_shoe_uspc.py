@@ -1,7 +1,7 @@
 import pytest
 
 from controller.cards import Card
-from drivers.shoe.events import Alarm, CardRead, DuplicateCard, ShoeWarning, must_halt
+from drivers.shoe.events import Alarm, CardRead, ShoeWarning, must_halt
 from drivers.shoe.uspc import UspcCodec, format_uspc_card, parse_uspc_card
 from tests.drivers.shoe_support import ARRIVALS, feed_all, kinds
 
@@ -82,21 +82,15 @@ def test_a_damaged_byte_anywhere_never_yields_another_card() -> None:
             assert cards in ([C("QD"), C("2C")], [C("2C")]), (bytes(damaged), events)
 
 
-def test_the_same_card_twice_in_a_deck_is_a_duplicate_and_a_new_deck_clears_it() -> None:
+def test_every_card_read_is_delivered_the_table_judges_repeats() -> None:
+    """This shoe says nothing of decks or rounds: a card read twice (a reshuffled deck, or a
+    double read) is delivered twice, for the table, which knows the round, to judge."""
     codec = UspcCodec()
-    events = codec.feed(b" [Game]<Card:4S>  [Game]<Card:5S>  [Game]<Card:4S> ")
-    assert kinds(events) == ["card", "card", "duplicate_card"]
-    duplicate = events[-1]
-    assert isinstance(duplicate, DuplicateCard) and must_halt(duplicate)
-    assert (duplicate.first_position, duplicate.position) == (1, 3)
-    codec.new_deck()
-    assert kinds(codec.feed(b" [Game]<Card:4S> ")) == ["card"]
-
-
-def test_a_whole_deck_read_starts_the_next_deck() -> None:
-    codec = UspcCodec(deck_size=2)
-    events = codec.feed(b"<Card:4S><Game><Card:4S><Card:5S>")
-    assert kinds(events) == ["card", "read_failed", "card", "card"]
+    stream = b" [Game]<Card:4S>  [Game]<Card:5S>  [Game]<Game>  [Game]<Card:4S> " * 30
+    events = codec.feed(stream)
+    assert kinds(events) == ["card", "card", "read_failed", "card"] * 30
+    assert [e.card for e in events if isinstance(e, CardRead)] == [C("4S"), C("5S"), C("4S")] * 30
+    assert codec.stats.cards == 90 and codec.stats.duplicates == 0
 
 
 def test_endless_garbage_without_a_token_is_bounded() -> None:

@@ -73,12 +73,37 @@ def test_a_bad_login_or_a_silent_table_is_an_error_that_says_so(
     assert err.startswith("tablectl send: error: could not log in to mqtt://pit@127.0.0.1")
     assert "broker refused the connection: Not authorized" in err
     monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "pit-dev")
-    assert send(mosquitto.port, "T404", "pit", "open_table", "--timeout", "1") == 2
-    assert "no reply to open_table from table T404 within 1 s" in capsys.readouterr().err
+    assert send(mosquitto.port, "T404", "pit", "open_table", "--timeout", "1", "--id", "x1",
+                "--retries", "1") == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert "no reply to open_table x1 from table T404 within 1 s, 2 times" in err
+    assert "Sending it again with --id x1 is safe" in err
     assert send(mosquitto.port, "T404", "display", "open_table") == 2
     assert "a display reads, it sends no command" in capsys.readouterr().err
     assert send(mosquitto.port, "T404", "pit", "resume", "note") == 2
     assert "field 'note': expected NAME=VALUE" in capsys.readouterr().err
+
+
+def test_a_command_sent_again_with_its_id_is_answered_and_not_applied_twice(
+    table: RunningTable, mosquitto: Any, table_id: str, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "pit-dev")
+    assert send(mosquitto.port, table_id, "pit", "open_table", "--by", "ann") == 0
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "dealer-dev")
+    assert send(mosquitto.port, table_id, "dealer", "start_round") == 0
+    monkeypatch.setenv("TABLECTL_MQTT_PASSWORD", "seat-1-dev")
+    capsys.readouterr()
+    words = ["place_bet", "hand=box 1", "spot=ante", "amount=100", "--id", "bet-1"]
+    assert send(mosquitto.port, table_id, "seat:1", *words) == 0
+    assert send(mosquitto.port, table_id, "seat:1", *words) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["place_bet: done", "place_bet: done (answered before; not applied again)"]
+    rnd = table.service.state.round
+    assert rnd is not None and [s.bets for s in rnd.stakes] == [(rnd.stakes[0].bets[0],)]
+    assert str(rnd.stakes[0].bets[0][1]) == "100"
+    other = ["place_bet", "hand=box 1", "spot=ante", "amount=50", "--id", "bet-1"]
+    assert send(mosquitto.port, table_id, "seat:1", *other) == 1
+    assert "expected a new id for a new command" in capsys.readouterr().out
 
 
 def test_watch_prints_what_the_pit_receives(

@@ -37,6 +37,7 @@ from drivers.shoe.transport import SerialTransport
 from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
 from simulators.shoe.shoe import ShoeSimulator
+from tablectl.answers import sender_of
 from tablectl.running import RunningTable
 from tablectl.runtime import TableRunner, replay
 from tablectl.service import Inbound, TableService
@@ -68,7 +69,9 @@ enabled = false
 
 def flood(address: BrokerAddress, topic: str, stop: threading.Event, limit: int) -> int:
     """Publish well-formed bets, about a hundred a second (bursts of ten): each is journaled
-    (and mostly refused), so cards often find the table's thread busy. At most ``limit``."""
+    (and mostly refused), so cards often find the table's thread busy. Each goes twice, with
+    the same id, as a console's retry does (the second must not be applied). At most
+    ``limit``."""
     probe = Probe(address.port, "seat-2")
     probe.connect()
     sent = 0
@@ -76,7 +79,9 @@ def flood(address: BrokerAddress, topic: str, stop: threading.Event, limit: int)
     try:
         while not stop.is_set() and sent < limit:
             with contextlib.suppress(AssertionError):  # a controller being killed: go on
-                probe.publish(topic, json.dumps({**bet, "id": f"f{sent}"}), timeout=1.0)
+                payload = json.dumps({**bet, "id": f"f{sent}"})
+                probe.publish(topic, payload, timeout=1.0)
+                probe.publish(topic, payload, timeout=1.0)
             sent += 1
             if sent % 10 == 0:
                 time.sleep(0.1)
@@ -181,16 +186,36 @@ def test_every_acknowledged_card_is_in_the_journal_after_kills_under_a_flood(
         shoe.stop()
     assert killed == lives
     with contextlib.closing(SqliteJournal(journal)) as reader:
-        reads = [step.event.read for step in replay(reader) if isinstance(step.event, CardDrawn)]
+        steps = list(replay(reader))
+    reads = [step.event.read for step in steps if isinstance(step.event, CardDrawn)]
+    ids = Counter((sender_of(s.event.actor), s.command_id) for s in steps if s.command_id)
+    applied_twice = {key: n for key, n in ids.items() if n > 1}
+    assert not applied_twice, f"commands journaled twice under one id: {applied_twice}"
+    flooded_ids = sum(sender == "seat:2" for sender, _ in ids)
+    assert flooded_ids, "no command of the flood was journaled"
+    # a card read before a kill and sent again reaches a restarted table whose deal is halted
+    # (the layout check): it is held for the place it lies on, and dealt there on resuming
+    held = sum(
+        isinstance(s.event, CardDrawn) and s.state.round is not None
+        and s.event.card in s.state.round.held
+        for s in steps
+    )  # fmt: skip
+    taken = sum(sum(a.kind == "card" for a in s.actions) for s in steps if s.event.kind == "resume")
+    last = steps[-1].state.round
+    assert taken == held - (len(last.held) if last is not None else 0)
     acked = [draw.record for draw in shoe.log if draw.acked]
     assert len(acked) >= lives, f"only {len(acked)} cards were dealt and acknowledged"
     lost = sorted(set(acked) - set(reads))
     assert not lost, f"{len(lost)} acknowledged cards are not in the journal: records {lost[:20]}"
     twice = {record: n for record, n in Counter(reads).items() if n > 1}
     assert not twice, f"cards journaled more than once (record: times): {twice}"
+    repeated = sum(bool(reply.get("repeated")) for reply in crew.replies)
     print(
         f"\n{lives} kills, {len(acked)} cards acknowledged, {len(reads)} journaled, "
-        f"0 lost, {len(twice)} journaled twice, {flooded[0] if flooded else 0} flood commands"
+        f"0 lost, {len(twice)} journaled twice, {flooded[0] if flooded else 0} flood commands "
+        f"each sent twice ({flooded_ids} journaled once), {len(ids)} command ids journaled, "
+        f"0 twice; the crew sent {crew.retries} commands again, {repeated} answered as repeats; "
+        f"{held} cards reached a halted deal, {taken} dealt where they lay on resuming"
     )
 
 

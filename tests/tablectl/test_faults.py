@@ -100,7 +100,8 @@ def test_a_failing_card_halts_the_table_and_a_restart_rebuilds_the_same_table(
     card, at = events[first_card]
     runner.submit(card, at)
     assert runner.state.phase is Phase.HALTED
-    assert "could not apply a card_drawn from shoe" in runner.state.round.halt_reason  # type: ignore[union-attr]
+    assert "could not apply a card from the shoe" in runner.state.round.halt_reason  # type: ignore[union-attr]
+    assert runner.state.round.halted_by == "system"  # type: ignore[union-attr]
     live = runner.state
     runner.close()
     # the handler is still broken: the replay meets the same failure, then its fault row

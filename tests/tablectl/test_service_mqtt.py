@@ -119,7 +119,7 @@ def test_commands_are_validated_and_answered(
             t.pit.cmd, json.dumps({"v": 1, "id": "p2", "command": "card_drawn", "card": "AS"})
         )  # only the shoe deals
         reply = reply_to(pit, t.pit.reply, "p2")
-        assert not reply["ok"] and "only shoe" in reply["reason"]
+        assert not reply["ok"] and "; got 'card_drawn'" in reply["reason"]
 
         seat.publish(
             t.seat("1").cmd,
@@ -326,6 +326,10 @@ def test_the_table_resumes_from_its_journal_after_sigkill(
     assert kinds.count("halt") >= 1
 
 
+#: the journal key the shipped tables read from TABLECTL_JOURNAL_KEY, for this test only
+EXAMPLE_KEY = "an-example-journal-key-for-tests-only"
+
+
 @pytest.mark.parametrize("path", sorted(TABLES_DIR.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_example_table_runs_against_mosquitto_and_stops_on_sigterm(
     path: Path, mosquitto: Any, mqtt_client: Any, tmp_path: Path
@@ -340,7 +344,7 @@ def test_every_example_table_runs_against_mosquitto_and_stops_on_sigterm(
          "--broker", f"mqtt://controller:controller-dev@127.0.0.1:{mosquitto.port}",
          "--journal", str(tmp_path / "j.db")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "TABLECTL_JOURNAL_KEY": EXAMPLE_KEY},
     )  # fmt: skip
     try:
         assert proc.stdout is not None
@@ -365,3 +369,7 @@ def test_every_example_table_runs_against_mosquitto_and_stops_on_sigterm(
         "table": config.table.id, "stopped": True, "phase": "closed", "rounds_started": 0
     }  # fmt: skip
     display.expect(t.status, "offline", timeout=10)
+    # the journal is sealed with the key the example names, as it was opened and closed
+    with contextlib.closing(SqliteJournal(tmp_path / "j.db")) as journal:
+        assert [s.why for s in journal.seals()] == ["open", "close"]
+        assert journal.audit(EXAMPLE_KEY.encode()).intact

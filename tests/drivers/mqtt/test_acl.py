@@ -26,13 +26,15 @@ from tests.support.mqtt import Probe
 Client = Callable[..., Probe]
 
 PUBLIC = ("status", "state", "events")
+# what the controller writes for the pit alone (the journal's head is for the pit to record)
+PIT_READ = ("state", "events", "alerts", "reply", "journal")
 SEAT_TOPICS = ("state", "events", "reply", "cmd", "presence")
 ALL_SUFFIXES = (
     *PUBLIC,
     "rebirth",
     *(f"seat/{n}/{name}" for n in ("3", "4") for name in SEAT_TOPICS),
     *(f"dealer/{name}" for name in ("cmd", "state", "events", "reply")),
-    *(f"pit/{name}" for name in ("cmd", "state", "events", "alerts", "reply")),
+    *(f"pit/{name}" for name in ("cmd", "state", "events", "alerts", "reply", "journal")),
 )
 
 # What each user receives of everything the controller publishes on a table.
@@ -42,7 +44,7 @@ READABLE = {
     "seat-3": {*PUBLIC, "seat/3/state", "seat/3/events", "seat/3/reply", "seat/3/presence"},
     "seat-4": {*PUBLIC, "seat/4/state", "seat/4/events", "seat/4/reply", "seat/4/presence"},
     "dealer": {*PUBLIC, "dealer/state", "dealer/events", "dealer/reply"},
-    "pit": {*PUBLIC, "pit/state", "pit/events", "pit/alerts", "pit/reply"},
+    "pit": {*PUBLIC, "pit/state", "pit/events", "pit/alerts", "pit/reply", "pit/journal"},
 }
 
 
@@ -139,7 +141,7 @@ def test_publish_is_denied(
     [
         # displays read public topics only
         *(("display", f"seat/3/{name}") for name in SEAT_TOPICS),
-        *(("display", f"pit/{name}") for name in ("state", "events", "alerts", "reply")),
+        *(("display", f"pit/{name}") for name in PIT_READ),
         ("display", "dealer/state"),
         ("display", "dealer/reply"),
         ("display", "rebirth"),
@@ -148,10 +150,11 @@ def test_publish_is_denied(
         ("seat-3", "seat/3/cmd"),
         ("seat-3", "pit/state"),
         ("seat-3", "pit/alerts"),
+        ("seat-3", "pit/journal"),
         ("seat-3", "dealer/state"),
         ("seat-3", "rebirth"),
         # the dealer never reads the pit (hidden cards, alerts) or a seat
-        *(("dealer", f"pit/{name}") for name in ("state", "events", "alerts", "reply")),
+        *(("dealer", f"pit/{name}") for name in PIT_READ),
         ("dealer", "seat/3/state"),
         ("dealer", "dealer/cmd"),
         # the pit reads pit and public topics only
@@ -201,7 +204,7 @@ def test_subscribing_to_everything_delivers_only_what_the_user_may_read(
         *(("controller", f"seat/3/{name}", "seat-3") for name in ("state", "events", "reply")),
         ("controller", "dealer/state", "dealer"),
         ("controller", "dealer/reply", "dealer"),
-        *(("controller", f"pit/{n}", "pit") for n in ("state", "events", "alerts", "reply")),
+        *(("controller", f"pit/{n}", "pit") for n in PIT_READ),
         ("seat-3", "seat/3/cmd", "controller"),
         ("seat-9", "seat/9/cmd", "controller"),
         ("dealer", "dealer/cmd", "controller"),
