@@ -15,18 +15,12 @@ from controller.table import Phase
 from drivers.mqtt.client import BrokerAddress
 from tablectl.cli import main
 from tablectl.running import RunningTable
+from tests.support.tables import boxes_table
 
 
 @pytest.fixture
 def table(mosquitto: Any, table_id: str, tmp_path: Path) -> Any:
-    text = f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 2
-journal = "j.db"
-"""
+    text = boxes_table(table_id)
     address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
     running = RunningTable(parse_table_text(text, "test"), tmp_path, address)
     running.start()

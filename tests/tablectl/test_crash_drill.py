@@ -44,19 +44,17 @@ from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header
 from tests.support.mqtt import Probe
 from tests.support.publisher import Collected
+from tests.support.tables import boxes_table
 from tests.tablectl.test_service_inbox import hold
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def table_text(table_id: str, device: str, journal: Path) -> str:
-    return f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 2
-journal = "{journal}"
+    return boxes_table(
+        table_id,
+        journal,
+        more=f"""
 confirm_payments = false
 [shoe]
 kind = "serial"
@@ -64,7 +62,8 @@ port = "{device}"
 dialect = "framed"
 [camera]
 enabled = false
-"""
+""",
+    )
 
 
 def flood(address: BrokerAddress, topic: str, stop: threading.Event, limit: int) -> int:

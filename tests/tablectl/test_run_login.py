@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.topics import Topics
 from tablectl.cli import build_parser, main
+from tests.support.tables import boxes_table
 
 #: the controller link's first reconnect delay (drivers.mqtt.client.MqttLink's backoff)
 RECONNECT_SECONDS = 1.0
@@ -24,18 +25,15 @@ RECONNECT_SECONDS = 1.0
 def table_file(tmp_path: Path, table_id: str, port: int) -> Path:
     path = tmp_path / "table.toml"
     path.write_text(
-        f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 2
-journal = "j.db"
+        boxes_table(
+            table_id,
+            more=f"""
 [broker]
 kind = "mqtt"
 url = "mqtt://controller@127.0.0.1:{port}"
 password_env = "TABLE_BROKER_PASSWORD"
-"""
+""",
+        )
     )
     return path
 

@@ -20,23 +20,22 @@ from controller.table import Phase
 from controller.topics import Sender, Topics
 from drivers.mqtt.client import BrokerAddress
 from tablectl.running import RunningTable
+from tests.support.tables import boxes_table
 
 
 def table_file(table_id: str, journal: Path, camera: str) -> str:
-    return f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 2
-journal = "{journal}"
+    return boxes_table(
+        table_id,
+        journal,
+        more=f"""
 [shoe]
 kind = "simulated"
 rate = 8
 seed = 3
 [camera]
 {camera}
-"""
+""",
+    )
 
 
 def command(sender: Sender, doc: dict[str, Any]) -> Event:

@@ -24,6 +24,7 @@ from tablectl.running import RunningTable
 from tablectl.runtime import TableRunner, header_record
 from tablectl.service import Inbound, TableService
 from tests.support.publisher import Collected
+from tests.support.tables import boxes_table
 from tests.tablectl.test_running_hardware import command, wait_for
 
 ROUNDS = 12  # per dialect on the wire (100 in `make test-full`); the codec and the table
@@ -31,13 +32,11 @@ ROUNDS = 12  # per dialect on the wire (100 in `make test-full`); the codec and 
 
 
 def shoe_table(table_id: str, journal: Path, dialect: str, faults: str = "") -> str:
-    return f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 3
-journal = "{journal}"
+    return boxes_table(
+        table_id,
+        journal,
+        boxes=3,
+        more=f"""
 [shoe]
 kind = "simulated"
 dialect = "{dialect}"
@@ -46,7 +45,8 @@ seed = 8
 faults = "{faults}"
 [camera]
 enabled = false
-"""
+""",
+    )
 
 
 def start(table_id: str, tmp_path: Path, mosquitto: Any, dialect: str, faults: str = "") -> Any:

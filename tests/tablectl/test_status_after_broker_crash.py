@@ -23,6 +23,7 @@ from controller.topics import Topics
 from drivers.mqtt.broker import MosquittoBroker
 from drivers.mqtt.client import BrokerAddress
 from simulators.display.live import LiveDisplay
+from tests.support.tables import boxes_table
 
 WAIT = 20.0  # the longest any step may take (reconnect delays of a few seconds included)
 
@@ -59,18 +60,15 @@ def test_displays_do_not_show_the_table_online_while_its_controller_reconnects(
     broker = mosquitto_factory(auth=True, persistence=True)
     config = tmp_path / "table.toml"
     config.write_text(
-        f"""
-[table]
-id = "{table_id}"
-game = "texas-poker"
-seating = "boxes"
-boxes = 2
-journal = "j.db"
+        boxes_table(
+            table_id,
+            more="""
 [broker]
 kind = "mqtt"
 url = "mqtt://controller@127.0.0.1:1883"
 password_env = "TABLECTL_MQTT_PASSWORD"
-"""
+""",
+        )
     )
     proc = subprocess.Popen(
         [sys.executable, "-m", "tablectl.cli", "run", "--config", str(config),
