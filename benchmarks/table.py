@@ -50,13 +50,13 @@ from controller.events import (
 )
 from controller.games import Seating
 from controller.games.rules import Spot
-from controller.journal import parse_record
+from controller.journal import ID_FIELD, parse_record, split_id
 from controller.table import Phase, TableConfig, TableState, fold, handle, new_table
 from controller.topics import Topics
 from controller.views import Projector
 from drivers.storage.chain_check import check_file
 from drivers.storage.sqlite_journal import SqliteJournal
-from tablectl.answers import ID_FIELD, Answers, split_id
+from tablectl.answers import Answers
 from tablectl.runtime import header_record, rebuild
 
 TARGET_P99_US = 100.0

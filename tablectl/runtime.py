@@ -23,18 +23,20 @@ from controller.errors import TableError
 from controller.events import Action, CardDrawn, Event, Fault, event_from_json, event_to_json
 from controller.games import Seating
 from controller.journal import (
+    ID_FIELD,
     PROGRESS_ROWS,
     Journal,
     Record,
     Row,
     parse_record,
     record_text,
+    split_id,
     verify_rows,
 )
 from controller.table import RULES, TableConfig, TableState, handle, new_table
 from controller.work import Progress
 from drivers.storage.sqlite_journal import SqliteJournal
-from tablectl.answers import FAILED, ID_FIELD, Answer, Answers, answer_of, sender_of, split_id
+from tablectl.answers import FAILED, Answer, Answers, answer_of, refusal, sender_of
 
 __all__ = [
     "Observer",
@@ -190,7 +192,7 @@ def _replay_rows(
         progress(1, total)  # the header
     events = list(_events(rows))
     steps = _fold(state, ((at, event, cid) for _, at, event, cid in events), source, [])
-    for done, ((seq, _, _, command), (at, event, _, after, actions, _)) in enumerate(
+    for done, ((seq, _, _, command), (at, event, _, after, actions)) in enumerate(
         zip(events, steps, strict=True), 2
     ):
         yield ReplayStep(seq, at, event, after, actions, None if command is None else command[0])
@@ -269,62 +271,39 @@ def _rebuild(
     """:func:`rebuild`, and the last row's failure when no fault row follows it (the table
     stopped between the two); ``answers`` is given the answers to the latest commands."""
     unrecorded: list[Failure] = []
+    latest: deque[Answered] = deque(maxlen=answers.kept if answers is not None else 0)
     with _collector_paused(), journal.checked_records() as records:
         if not records:
             raise TableError(f"{source}: the journal is empty")
         state = new_table(config_from_header(parse_record(records[0][1]), source))
-        steps = _fold(state, _decoded(records), source, unrecorded)
-        if observe is None and answers is None:
+        first = _latest_commands(records, latest.maxlen or 0)
+        steps = _fold(state, _decoded(records, first), source, unrecorded, latest)
+        if observe is None:
             last = deque(steps, maxlen=1)  # only the last table is wanted
             state = last[0][3] if last else state
         else:
-            state = _observed(steps, state, observe, answers, unrecorded)
-    return state, unrecorded[0] if unrecorded else None
-
-
-def _observed(
-    steps: Iterable[_Step],
-    state: TableState,
-    observe: Observer | None,
-    answers: Answers | None,
-    unrecorded: list[Failure],
-) -> TableState:
-    """Go through a replay's steps, telling ``observe`` of each and giving ``answers`` the
-    answers to the latest commands (``unrecorded``: the last row's failure, when no fault
-    row follows it, known once the steps end); the last table."""
-    kept = answers.kept if answers is not None else 0
-    # the latest commands' rows, answered at the end: (sender, id, event, actions, text, failed)
-    latest: deque[tuple[str, str, Event, list[Action], str, bool]] = deque(maxlen=kept)
-    previous: tuple[str, str] | None = None  # the row before, when it was a command
-    for _, event, before, state, actions, command in steps:
-        if observe is not None:
-            observe(before, state, actions)
-        if not kept:
-            continue
-        if command is not None:
-            latest.append((sender_of(event.actor), command[0], event, actions, command[1], False))
-        elif event.__class__ is Fault and previous is not None and latest:
-            latest[-1] = (*latest[-1][:5], True)  # the command before it failed: not applied
-        previous = command
-    if unrecorded and previous is not None and latest:
-        latest[-1] = (*latest[-1][:5], True)  # the last row, a command, failed: not applied
+            for _, _, before, state, actions in steps:
+                observe(before, state, actions)
     if answers is not None:
-        for sender, command_id, event, actions, text, failed in latest:
-            answer = (
-                Answer(event.kind, False, FAILED, text)
-                if failed
-                else answer_of(event, actions, text)
-            )
-            answers.keep(sender, command_id, answer)
-    return state
+        for (command_id, text), event, refused, failed in latest:
+            if failed:
+                answer = Answer(event.kind, False, FAILED, text)
+            else:
+                reason = "" if refused is None else str(refused.data.get("reason", ""))
+                answer = Answer(event.kind, refused is None, reason, text)
+            answers.keep(sender_of(event.actor), command_id, answer)
+    return state, unrecorded[0] if unrecorded else None
 
 
 #: a row's command: the id its sender gave it, and the row's text without the id
 Command = tuple[str, str]
 
-#: one replayed row: its time, its event, the table before and after it, its actions, and
-#: its command (for a command journaled with its id)
-_Step = tuple[float, Event, TableState, TableState, list[Action], Command | None]
+#: a replayed command: the command, its event, the table's refusal of it (if it refused it),
+#: and whether its handling failed
+Answered = tuple[Command, Event, Action | None, bool]
+
+#: one replayed row: its time, its event, the table before and after it, its actions
+_Step = tuple[float, Event, TableState, TableState, list[Action]]
 
 
 def _fold(
@@ -332,6 +311,7 @@ def _fold(
     events: Iterable[tuple[float, Event, Command | None]],
     source: str,
     unrecorded: list[Failure],
+    answered: deque[Answered] | None = None,
 ) -> Iterator[_Step]:
     """Apply a journal's events from ``state`` as the live table applied them.
 
@@ -340,39 +320,76 @@ def _fold(
     (:func:`_settled`). Where a fault row follows an input that this release applies, the
     input is undone: the journal says what the table applied. A last row that failed with
     no fault row after it (the table stopped between the two) is put in ``unrecorded``.
+    Every command journaled with its id goes to ``answered`` (a bounded deque keeps the
+    latest), marked failed when a fault row follows it or it is that last row.
     """
     failed: Failure | None = None
     prior = state
-    for at, event, command in events:
+    command: Command | None = None
+    for at, event, this in events:
         if failed is not None:
             _settled(failed, event, source)
             failed = None
         if event.__class__ is Fault:
             state = prior  # the input before it was not applied live: nor is it here
+            if command is not None and answered:  # nor was that command: it failed
+                answered[-1] = (*answered[-1][:3], True)
+        command = this
         prior = state
         try:
             after, actions = handle(state, event, at)
         except Exception as error:  # it failed live too: its fault row comes next
             failed, after, actions = (event, error), state, []
-        yield at, event, state, after, actions, command
+        if command is not None and answered is not None:
+            answered.append((command, event, refusal(actions, event), False))
+        yield at, event, state, after, actions
         state = after
     if failed is not None:
         unrecorded.append(failed)
+        if command is not None and answered:
+            answered[-1] = (*answered[-1][:3], True)
 
 
-def _decoded(records: Iterable[Record]) -> Iterator[tuple[float, Event, Command | None]]:
-    """Every record's time, event and command (its id, and its text without the id) after the
-    header, each distinct record decoded once (events are immutable), whatever ids commands
-    came with."""
+def _latest_commands(records: list[Record], kept: int) -> int:
+    """The row from which on the journal's latest ``kept`` commands (rows with an id) are,
+    counted from the end (1 when it has fewer)."""
+    if not kept:
+        return len(records)
+    key, found = f'"{ID_FIELD}":', 0
+    for row in range(len(records) - 1, 0, -1):
+        if key in records[row][1]:
+            found += 1
+            if found == kept:
+                return row
+    return 1
+
+
+def _decoded(
+    records: Iterable[Record], commands_from: int = 1
+) -> Iterator[tuple[float, Event, Command | None]]:
+    """Every record's time and event after the header, each distinct record decoded once
+    (events are immutable) whatever ids commands came with; and, from row
+    ``commands_from`` on, each command's id and its text without the id.
+
+    Only the commands whose answers are kept are told: the others' ids would be made into
+    objects, and dropped, a row at a time (keeping them as long as a bounded number of
+    answers needs them made a 10,000-round replay half a second slower)."""
     decoded: dict[str, Event] = {}
-    for at, stored in islice(records, 1, None):
+    for row, (at, stored) in enumerate(islice(records, 1, None), 1):
+        event = decoded.get(stored)
+        if event is not None:  # a row without an id (a card), read before
+            yield at, event, None
+            continue
         text, command_id = split_id(stored)
         event = decoded.get(text)
         if event is None:
             event = event_from_json(parse_record(text))
             if len(decoded) < 65536:
                 decoded[text] = event
-        yield at, event, None if command_id is None else (command_id, text)
+        if command_id is None or row < commands_from:
+            yield at, event, None
+        else:
+            yield at, event, (command_id, text)
 
 
 class TableRunner:

@@ -67,6 +67,13 @@ class SpotLimit:
         ...     print(refusal)
         ante bet: expected a whole number of chips of 1 (table minimum 10, maximum 500); got 10.5
         """
+        cap = bets.get(self.at_most, 0) if self.at_most is not None else None
+        if (
+            self.minimum <= amount <= self.maximum
+            and amount % self.step == 0
+            and (cap is None or amount <= cap)
+        ):
+            return  # the usual case: no words are made for a bet that is taken
         low, high = say_amount(self.minimum), say_amount(self.maximum)
         what = f"{spot.value.replace('_', ' ')} bet"
         got = say_amount(amount)
@@ -83,12 +90,11 @@ class SpotLimit:
                 f"{what}: expected a whole number of chips of {say_amount(self.step)} "
                 f"(table minimum {low}, maximum {high}); got {got}"
             )
-        if self.at_most is not None and amount > bets.get(self.at_most, 0):
-            cap = say_amount(bets.get(self.at_most, 0))
-            raise IllegalBet(
-                f"{what}: expected at most the {self.at_most.value.replace('_', ' ')} bet "
-                f"({cap}); got {got}"
-            )
+        assert self.at_most is not None and cap is not None
+        raise IllegalBet(
+            f"{what}: expected at most the {self.at_most.value.replace('_', ' ')} bet "
+            f"({say_amount(cap)}); got {got}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

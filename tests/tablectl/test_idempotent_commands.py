@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from controller import table as table_module
 from controller.events import Event, OpenTable, PlaceBet, Resume, StartRound, event_to_json
 from controller.games.rules import Spot
-from controller.journal import record_text
+from controller.journal import ID_FIELD, record_text, split_id
 from controller.table import Phase
-from tablectl.answers import FAILED, ID_FIELD, Answer, Answers, split_id
+from tablectl.answers import FAILED, Answer, Answers
 from tablectl.runtime import TableRunner, replay
 from tablectl.service import Inbound, TableService
 from tests.controller.round_script import T0, header
