@@ -34,6 +34,8 @@ __all__ = ["KINDS_QUERY", "ROWS_QUERY", "ChainCheck", "Verdict", "check_file"]
 ROWS_QUERY = "SELECT seq, at, record, prev, digest FROM journal ORDER BY seq"
 #: every row's stored kind beside its record, in order (the kind must be the record's)
 KINDS_QUERY = "SELECT seq, kind, record FROM journal ORDER BY seq"
+#: both at once, for the check beside a replay
+CHECK_QUERY = "SELECT seq, at, record, prev, digest, kind FROM journal ORDER BY seq"
 
 #: the module the child runs (this one)
 CHILD_MODULE = "drivers.storage.chain_check"
@@ -57,8 +59,12 @@ def check_file(path: Path) -> dict[str, object]:
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            rows: list[Row] = db.execute(ROWS_QUERY).fetchall()
-            kinds: list[KindRow] = db.execute(KINDS_QUERY).fetchall()
+            stored: list[tuple[int, float, str, str, str, str]] = db.execute(
+                CHECK_QUERY
+            ).fetchall()  # every column, read once
+            rows: list[Row] = [row[:5] for row in stored]
+            kinds: list[KindRow] = [(row[0], row[5], row[2]) for row in stored]
+            del stored
         finally:
             db.close()
     except sqlite3.Error as error:

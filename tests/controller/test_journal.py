@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from controller.journal import (
     GENESIS,
+    ID_FIELD,
     Entry,
     JournalCorrupt,
     canonical,
@@ -16,6 +17,7 @@ from controller.journal import (
     chain,
     record_text,
     verify,
+    verify_kinds,
 )
 
 JSON = st.recursive(
@@ -58,3 +60,18 @@ def test_a_changed_row_is_found_in_any_form(
         tampered = Entry(bad.seq, bad.at, changed, bad.prev, bad.digest, text)
         with pytest.raises(JournalCorrupt, match=f"row {i}: its digest does not match"):
             verify([*entries[:i], tampered, *entries[i + 1 :]])
+
+
+@pytest.mark.parametrize(
+    "stored",
+    ["void_round", "card", "card_drawn\\", 'card_drawn","read', 'card_drawn","read":3,"x', ""],
+)
+def test_a_kind_column_that_is_not_the_records_own_is_found(stored: str) -> None:
+    """However the kind column was changed (another kind, a part of the kind, a value that
+    would complete the record's text as another member), the row is named."""
+    text = record_text({"actor": "shoe", "card": "AS", "kind": "card_drawn", "read": 3})
+    command = record_text({"actor": "seat:1", "kind": "card_drawn", ID_FIELD: "c-1", "read": 3})
+    for row in (text, command):
+        verify_kinds([(7, "card_drawn", row)])
+        with pytest.raises(JournalCorrupt, match="row 7: its kind column says"):
+            verify_kinds([(7, stored, row)])
