@@ -163,6 +163,7 @@ class ShoeSimulator:
         self.reboots = 0
         self.disconnects = 0
         self.acks_received = 0
+        self.resends = 0  # records sent again, unacknowledged in time (framed)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._record = 0
@@ -454,6 +455,7 @@ class ShoeSimulator:
 
     def _send_record(self, item: _Outstanding, index: int | None) -> None:
         item.sends += 1
+        self.resends += item.sends > 1
         frame = encode_frame(self._next_tx(), item.kind, item.payload)
         self._transmit(frame, index if item.sends == 1 else None)
         item.deadline = time.monotonic() + self.retransmit

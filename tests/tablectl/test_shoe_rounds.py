@@ -103,7 +103,10 @@ def test_rounds_with_a_new_deck_each_never_halt_on_a_false_duplicate(
         assert len(cards) == rounds * 13  # 3 boxes and the dealer two each, the board five
         # the shoe dealt the same cards again round after round: repeats across decks
         assert len({c["card"] for c in cards}) < len(cards)
-        assert table.codec.stats.duplicates == 0
+        # nothing dropped but what was provably sent twice: a framed record the shoe sent
+        # again when its acknowledgement was late (a busy machine), and nothing else
+        assert table.simulator is not None
+        assert table.codec.stats.duplicates <= table.simulator.resends
     finally:
         table.stop()
 
