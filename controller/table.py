@@ -275,7 +275,7 @@ class TableState:
     last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Money], ...]], ...] = ()  # for rebet
 
     def balance(self, seat: str) -> Money | None:
-        """A studio seat's balance (None at a cash table or for an unknown seat)."""
+        """A studio seat's balance (None at a table without balances, or for a seat unknown)."""
         balances = self.balances
         i = bisect_left(balances, (seat,))  # sorted by seat
         if i < len(balances) and balances[i][0] == seat:
