@@ -123,7 +123,7 @@ class TableSettings(_Strict):
 
     @property
     def balances(self) -> dict[str, Fraction] | None:
-        """Studio seats' starting balances (None at a cash table)."""
+        """Studio seats' starting balances (None at a physical table: chips on the felt)."""
         if self.balance is None:
             return None
         return {f"seat:{s}": self.balance for s in self.seats}

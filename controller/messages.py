@@ -129,7 +129,9 @@ class SeatState(_Envelope):
     seat: str
     phase: str
     round_id: str | None
-    balance: str | None = Field(description="null at a cash table")
+    balance: str | None = Field(
+        description="null at a table that keeps no balances (a physical table: chips on the felt)"
+    )
     stakes: list[StakeView]
     cards: list[CardView] = Field(description="the cards of this seat's hands it may see")
     settlements: list[dict[str, Any]] = Field(description="this seat's settlements, last round")

@@ -99,8 +99,10 @@ __all__ = [
 DEALER = "dealer"
 
 #: The revision of the table's rules that new tables play by, kept in a journal's row 0:
-#: 2, a void after confirmed payments needs the pit manager's confirmation (before: none).
-RULES = 2
+#: 2, a void after confirmed payments needs the pit manager's confirmation (before: none);
+#: 3, a passenger on one of a gambler's two open boxes follows him onto the other by himself
+#: when betting closes (seed 001; before: betting could not close until the dealer entered it).
+RULES = 3
 
 _Json = dict[str, object]
 
@@ -273,7 +275,7 @@ class TableState:
     last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Money], ...]], ...] = ()  # for rebet
 
     def balance(self, seat: str) -> Money | None:
-        """A studio seat's balance (None at a cash table or for an unknown seat)."""
+        """A studio seat's balance (None at a table without balances, or for a seat unknown)."""
         balances = self.balances
         i = bisect_left(balances, (seat,))  # sorted by seat
         if i < len(balances) and balances[i][0] == seat:
@@ -530,6 +532,51 @@ def _verify_boxes_ready(state: TableState, rnd: Round) -> None:
                     f"can't close betting: {', '.join(missing)} must ride both of {owner}'s "
                     f"boxes ({a} and {b})"
                 )
+
+
+def _follow_owners(state: TableState, rnd: Round, now: float) -> tuple[TableState, list[Action]]:
+    """Seed 001: "if the gambler plays on two open boxes, the passenger must play on two open
+    boxes automatically": a passenger on one of them gets the same ante on the other.
+
+    Done as betting closes (the owner and the passenger may change their bets until then);
+    each bet placed is a ``bet`` action marked ``automatic``, naming the owner it follows.
+    """
+    if state.config.seating is not Seating.BOXES or _box_rules(state) is None:
+        return state, []
+    actions: list[Action] = []
+    owned: dict[str, list[str]] = {}
+    for hand in state.config.hands:
+        owner = _owner_of(rnd, hand)
+        if owner is not None and hand not in rnd.dark:
+            owned.setdefault(owner, []).append(hand)
+    for owner, hands in owned.items():
+        if len(hands) != 2:
+            continue
+        for here, there in (hands, hands[::-1]):
+            for stake in [s for s in rnd.stakes if s.hand == here and s.seat != owner]:
+                ante = stake.totals().get(Spot.ANTE, 0)
+                owners = next(s for s in rnd.stakes if s.hand == here and s.seat == owner)
+                rides = any(s.hand == there and s.seat == stake.seat and s.bets for s in rnd.stakes)
+                if ante != owners.totals().get(Spot.ANTE, 0) or rides:
+                    continue
+                if (there, stake.seat) not in rnd.permissions:
+                    rnd = _evolve(rnd, permissions=(*rnd.permissions, (there, stake.seat)))
+                    state = _evolve(state, round=rnd)
+                bet = PlaceBet(actor=DEALER, hand=there, seat=stake.seat, spot=Spot.ANTE,
+                               amount=Fraction(ante))  # fmt: skip
+                try:
+                    state, placed = _bet(state, bet, now)
+                except IllegalCommand as error:
+                    raise IllegalCommand(
+                        f"can't close betting: {stake.seat} rides {owner}'s {here} and must "
+                        f"follow him onto {there} automatically, but {error}"
+                    ) from None
+                for action in placed:
+                    data = {**action.data, "automatic": True, "follows": owner, "from": here}
+                    actions.append(Action(action.kind, data))
+                assert state.round is not None
+                rnd = state.round
+    return state, actions
 
 
 def _verify_decide(state: TableState, event: Decide) -> tuple[Round, DecisionPoint, list[Stake]]:
@@ -996,11 +1043,16 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "close betting", Phase.BETTING)
+    followed: list[Action] = []
+    if state.config.rules >= 3:
+        state, followed = _follow_owners(state, rnd, now)
+        assert state.round is not None
+        rnd = state.round
     _verify_boxes_ready(state, rnd)
     in_play = tuple(
         h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
     )
-    actions = [Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
+    actions = [*followed, Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
     if not in_play:
         state = _evolve(state, phase=Phase.IDLE, round=None,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip

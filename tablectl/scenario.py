@@ -38,6 +38,7 @@ from controller.crosscheck import CheckResult, CrossCheck
 from controller.errors import ConfigError, TableError
 from controller.events import (
     Action,
+    AllowPassenger,
     CardDrawn,
     ChangeDeck,
     ClearBets,
@@ -58,6 +59,7 @@ from controller.events import (
     RestoreSequence,
     Resume,
     RevealDone,
+    SeatDisconnected,
     StartRound,
     Tick,
     UndoBet,
@@ -137,9 +139,17 @@ def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
     try:
         match verb:
             case "bet":
-                need(4, "HAND SEAT SPOT AMOUNT (a hand with a space is quoted: 'box 2')")
+                dark = len(args) == 5 and args[4] == "dark"
+                if not dark:
+                    need(4, "HAND SEAT SPOT AMOUNT [dark] (a hand with a space is quoted: 'box 2')")
                 return PlaceBet(actor=actor, hand=args[0], seat=args[1], spot=Spot(args[2]),
-                                amount=Fraction(args[3]))  # fmt: skip
+                                amount=Fraction(args[3]), dark=dark)  # fmt: skip
+            case "allow_passenger":
+                need(2, "HAND SEAT (the box, and the passenger its owner lets on)")
+                return AllowPassenger(actor=actor, hand=args[0], passenger=args[1])
+            case "disconnected":
+                need(1, "SEAT (as 'at T system disconnected SEAT')")
+                return SeatDisconnected(actor=actor, seat=args[0])
             case "undo" | "clear" | "rebet" | "double":
                 need(2, "HAND SEAT")
                 cls = {"undo": UndoBet, "clear": ClearBets, "rebet": Rebet, "double": Double}[verb]

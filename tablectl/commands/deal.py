@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -41,9 +42,18 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=2026, help="shuffle seed (default: 2026)")
     parser.add_argument(
-        "--boxes", type=int, default=3, help="player boxes at a boxes table (default: 3)"
+        "--boxes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="player boxes at a boxes table (default: 3); a studio game has one shared hand",
     )
     parser.set_defaults(run=run)
+
+
+def _has_boxes(game: Game) -> bool:
+    """Whether ``game`` is played on boxes (a studio game deals one shared hand)."""
+    return Seating.BOXES in game.config.seating and game.info.seating is Seating.BOXES
 
 
 def decide(game: Game, round_: Showdown, box: int, seed: int) -> list[str]:
@@ -79,18 +89,28 @@ def run(args: argparse.Namespace) -> int:
     """Deal, decide, settle and print the rounds, then a tally per game."""
     rng = random.Random(args.seed)
     ids = [GameId(args.game)] if args.game else list(GameId)
-    for game_id in ids:
-        game = load_game(game_id)
-        info = game.info
-        boxes = (
-            args.boxes
-            if Seating.BOXES in game.config.seating and info.seating is Seating.BOXES
-            else 1
+    games = [load_game(game_id) for game_id in ids]
+    studio = [g.info.id for g in games if not _has_boxes(g)]
+    if args.boxes is not None and len(studio) == len(games):
+        print(
+            f"tablectl deal: --boxes {args.boxes}: expected a game played on boxes "
+            f"({', '.join(g.value for g in GameId if _has_boxes(load_game(g)))}); "
+            f"{', '.join(studio)} is dealt to one shared hand",
+            file=sys.stderr,
         )
+        return 2
+    if args.boxes is not None and args.boxes < 1:
+        print(f"tablectl deal: --boxes: expected 1 or more; got {args.boxes}", file=sys.stderr)
+        return 2
+    for game in games:
+        info = game.info
+        boxes = (args.boxes or 3) if _has_boxes(game) else 1
         qualifier = info.dealer_qualifier.describe() if info.dealer_qualifier else "none"
         print(
             f"\n=== {info.title} ({info.id}, seed {info.seed}) — dealer qualifies with: {qualifier}"
         )
+        if args.boxes is not None and not _has_boxes(game):
+            print(f"(--boxes {args.boxes} not used: a studio game deals one shared hand)")
         side = next(s for s in game.initial_spots if s is not Spot.ANTE)
         bets = {
             Spot.ANTE: game.config.limits[Spot.ANTE].minimum,

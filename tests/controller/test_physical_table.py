@@ -72,8 +72,45 @@ def test_one_gambler_at_most_two_neighbouring_open_boxes_with_equal_antes() -> N
     assert c.state.phase is Phase.DEALING
 
 
-def test_a_passenger_follows_the_owner_onto_his_second_box() -> None:
+def test_a_passenger_follows_the_owner_onto_his_second_box_automatically() -> None:
+    """Seed 001: "if the gambler plays on two open boxes, the passenger must play on two open
+    boxes automatically": betting closes with his bet on the second box, at the same amount."""
     c = table()
+    bet(c, 1, "ann", 200)
+    bet(c, 2, "ann", 200)
+    c.send(AllowPassenger(actor="dealer", hand="box 1", passenger="bob"))
+    bet(c, 1, "bob", 200)
+    out = c.send(NoMoreBets(actor="dealer"))
+    assert c.state.phase is Phase.DEALING, out
+    followed = [a.data for a in out if a.kind == "bet" and a.data.get("automatic")]
+    assert followed == [{"hand": "box 2", "seat": "bob", "spot": "ante", "amount": "200",
+                         "automatic": True, "follows": "ann", "from": "box 1"}]  # fmt: skip
+    rnd = c.state.round
+    assert rnd is not None and rnd.stake("box 2", "bob") is not None
+    assert rnd.stake("box 2", "bob").totals() == {Spot.ANTE: 200}  # type: ignore[union-attr]
+
+
+def test_a_passenger_follows_only_as_far_as_the_box_has_room() -> None:
+    c = table()
+    bet(c, 1, "ann", 200)
+    bet(c, 2, "ann", 200)
+    for seat in ("cy", "dee"):
+        c.send(AllowPassenger(actor="dealer", hand="box 2", passenger=seat))
+        bet(c, 2, seat, 200)
+    c.send(AllowPassenger(actor="dealer", hand="box 1", passenger="bob"))
+    bet(c, 1, "bob", 200)
+    before = c.state
+    out = c.send(NoMoreBets(actor="dealer"))
+    assert out[-1].kind == "refused" and c.state == before
+    reason = str(out[-1].data["reason"])
+    assert "bob rides ann's box 1 and must follow him onto box 2 automatically" in reason
+    assert "a box takes 3 bets" in reason
+
+
+def test_before_the_rule_a_passenger_was_entered_on_the_second_box_by_hand() -> None:
+    """A journal played under rules 2 replays as it was played: betting did not close."""
+    c = boxes("texas-poker", n=5, rules=2)
+    c.send(StartRound(actor="dealer"))
     bet(c, 1, "ann", 200)
     bet(c, 2, "ann", 200)
     c.send(AllowPassenger(actor="dealer", hand="box 1", passenger="bob"))

@@ -115,6 +115,17 @@ def test_deal_deals_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("player result") == 5 and "ante" in out and "net" in out
 
 
+def test_deal_refuses_boxes_for_a_studio_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "deal", "--game", "casino-holdem", "--boxes", "2")
+    assert status == 2
+    assert "--boxes 2: expected a game played on boxes (texas-poker, triple-action-holdem)" in err
+    assert "casino-holdem is dealt to one shared hand" in err
+    status, out, _ = run(capsys, "deal", "--hands", "1", "--boxes", "2")
+    assert status == 0 and out.count("not used: a studio game deals one shared hand") == 3
+    status, out, _ = run(capsys, "deal", "--game", "texas-poker", "--hands", "1", "--boxes", "2")
+    assert status == 0 and "box 2" in out and "box 3" not in out
+
+
 def test_console_script_runs_as_a_process() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tablectl.cli", "hands", "AS KS QS JS TS", "--json"],
