@@ -63,3 +63,19 @@ def test_history_shows_the_abandoned_game_and_the_new_one_linked(
     steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert steps[0]["event"]["kind"] == "redeal"
     assert steps[-1]["after"]["abandoned"] == [old["round_id"]]
+
+
+def test_the_watch_line_and_the_display_name_the_game_a_redeal_replaced() -> None:
+    from rich.console import Console
+
+    from simulators.display.terminal import render
+    from tablectl.commands.console import _line
+
+    state = {"type": "state", "phase": "dealing", "round_id": "P1-B-000002",
+             "abandoned": ["P1-A-000001"], "next": "card to box 1", "cards": []}  # fmt: skip
+    line = _line("tablectl/P1/state", state)
+    assert "P1-B-000002 (redeal of P1-A-000001)" in line
+    assert "redeal of" not in _line("tablectl/P1/state", {**state, "abandoned": []})
+    console = Console(width=120, record=True)
+    console.print(render(state))
+    assert "round P1-B-000002 (redeal of P1-A-000001)" in console.export_text()
