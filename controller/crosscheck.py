@@ -13,7 +13,8 @@ debounced view) and the time, and returns the events to submit to the table, sen
   it to box 1``), which the dealer answers with ``restore`` or ``redeal``; so do more backs
   at a position than the shoe dealt there face down (nothing hides a card *into* view);
 - the dealer's face-down card seen face up before the reveal → :class:`DealerExposedEarly`,
-  the seed's irregularity (the pit manager rules on the undecided hands); a face-down board
+  the seed's irregularity (during the deal the table halts for a redeal; after it, the pit
+  manager rules on the undecided hands); a face-down board
   card seen before its reveal halts the table.
 
 Each finding is reported once per deal (a resumed table is not halted again for what the

@@ -100,6 +100,10 @@ class PublicState(_Envelope):
     title: str
     phase: str
     round_id: str | None
+    abandoned: list[str] = Field(
+        default_factory=list,
+        description="the games this round replaced, oldest first (a redeal opens a new game)",
+    )
     next: str = Field(description="what the table waits for, in words")
     next_position: str | None = Field(description="the position the next card goes to")
     hands_in_play: list[str]
@@ -129,6 +133,10 @@ class SeatState(_Envelope):
     seat: str
     phase: str
     round_id: str | None
+    abandoned: list[str] = Field(
+        default_factory=list,
+        description="the games this round replaced, oldest first (a redeal opens a new game)",
+    )
     balance: str | None = Field(
         description="null at a table that keeps no balances (a physical table: chips on the felt)"
     )
@@ -144,6 +152,10 @@ class DealerState(_Envelope):
     audience: Literal["dealer"] = "dealer"
     phase: str
     round_id: str | None
+    abandoned: list[str] = Field(
+        default_factory=list,
+        description="the games this round replaced, oldest first (a redeal opens a new game)",
+    )
     next: str
     next_position: str | None
     halt_reason: str
@@ -166,6 +178,10 @@ class PitState(_Envelope):
     audience: Literal["pit"] = "pit"
     phase: str
     round_id: str | None
+    abandoned: list[str] = Field(
+        default_factory=list,
+        description="the games this round replaced, oldest first (a redeal opens a new game)",
+    )
     next: str
     halt_reason: str
     halted_by: str = Field(

@@ -101,8 +101,11 @@ DEALER = "dealer"
 #: The revision of the table's rules that new tables play by, kept in a journal's row 0:
 #: 2, a void after confirmed payments needs the pit manager's confirmation (before: none);
 #: 3, a passenger on one of a gambler's two open boxes follows him onto the other by himself
-#: when betting closes (seed 001; before: betting could not close until the dealer entered it).
-RULES = 3
+#: when betting closes (seed 001; before: betting could not close until the dealer entered it);
+#: 4, the dealer's card exposed during the deal halts the table for a redeal (before: the pit
+#: manager's return or fold), and a redeal opens a new game number linked to the abandoned
+#: one (before: the round kept its id).
+RULES = 4
 
 _Json = dict[str, object]
 
@@ -234,10 +237,12 @@ class Round:
     # controller restarted, resent by the shoe): dealt to the places due when it resumes
     held: tuple[Card, ...] = ()
     exposed_early: bool = False  # the dealer opened his cards before all decisions
+    exposed_in_deal: bool = False  # the dealer's card was exposed during the deal: a redeal
     dark: frozenset[str] = frozenset()  # boxes their owners play dark (seed 001)
     permissions: tuple[tuple[str, str], ...] = ()  # (box, passenger) the owner allowed
     corrections: tuple[tuple[str, int, str, str, str, str], ...] = ()  # pos, i, was, now, who, why
     redeals: int = 0
+    abandoned: tuple[str, ...] = ()  # the games this one replaced (redeals), oldest first
     removed: tuple[Card, ...] = ()  # cards taken out of play (redeals, restored sequences)
     # worked out as soon as known, for the reveal (see _settle_ahead): the hands of the cards
     # dealt, and the settlements of stakes whose outcome is fixed, each by what decides it
@@ -1198,6 +1203,8 @@ def _halt(state: TableState, reason: str, actor: str) -> tuple[TableState, list[
 
 def _resume(state: TableState, event: Resume, now: float) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "resume", Phase.HALTED)
+    if rnd.exposed_in_deal:
+        raise _refuse("resume", state, "expected a redeal, or the pit manager's void")
     assert rnd.halted_from is not None
     before = state
     phase = rnd.halted_from
@@ -1390,6 +1397,10 @@ def _restore(
     state: TableState, event: RestoreSequence, now: float
 ) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "restore the deal sequence", Phase.HALTED)
+    if rnd.exposed_in_deal:
+        raise _refuse(
+            "restore the deal sequence", state, "expected a redeal, or the pit manager's void"
+        )
     placed = _positions(event.cards)
     known = [c for _, c, _ in rnd.cards] + list(rnd.stray)
     card_steps = [i for i, d in enumerate(rnd.script) if d.kind == "card"]
@@ -1434,20 +1445,56 @@ def _redeal(state: TableState, event: Redeal, now: float) -> tuple[TableState, l
     for stake in rnd.stakes:  # bets stay where they were before the deal; calls come back
         state, stake = _charge(state, _evolve(stake, decisions=(), ruling=""))
         stakes.append(stake)
+    data: _Json = {"by": event.actor, "reason": event.reason,
+                   "collected": [c.code for c in collected]}  # fmt: skip
+    changes: _Json = {}
+    if state.config.rules >= 4:
+        # the abandoned game keeps its number; the cards dealt again are a new game (seed 001:
+        # "the new game starts"), its number linked to the game it replaces
+        number = state.rounds_started + 1
+        new_id = round_id(state.config.table_id, now, number)
+        changes = {
+            "round_id": new_id,
+            "started_at": now,
+            "abandoned": (*rnd.abandoned, rnd.round_id),
+        }
+        data.update(abandoned_round=rnd.round_id, round_id=new_id)
+        state = _evolve(state, rounds_started=number)
     rnd = _evolve(
         rnd, stakes=tuple(stakes), cards=(), stray=(), held=(), cursor=0, revealed=frozenset(),
         removed=(*rnd.removed, *collected), redeals=rnd.redeals + 1, exposed_early=False,
-        halted_from=None, halt_reason="", halted_by="", decision_deadline=None,
+        exposed_in_deal=False, halted_from=None, halt_reason="", halted_by="",
+        decision_deadline=None, **changes,
     )  # fmt: skip
-    actions = [Action("redeal", {"by": event.actor, "reason": event.reason,
-                                 "collected": [c.code for c in collected]})]  # fmt: skip
+    actions = [Action("redeal", data)]
     before = state
     state, more = _advance(_evolve(state, phase=Phase.DEALING), rnd, now)
     return state, actions + more + _gate(before, state)
 
 
+def _in_deal(rnd: Round) -> bool:
+    """Whether the round is still in its deal: no decision point reached yet."""
+    return all(d.kind != "decision" for d in rnd.script[: rnd.cursor + 1])
+
+
 def _exposed(state: TableState, event: DealerExposedEarly) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "report the dealer's cards exposed", Phase.DEALING, Phase.DECIDING)
+    if state.config.rules >= 4 and state.phase is Phase.DEALING and _in_deal(rnd):
+        # seed 001: "If the stickman opened the first or the second card at the bank, cards
+        # re-handing starts": the bets stay, and the redeal pays no ante
+        dealt = len(rnd.cards_of(DEALER))
+        if not dealt:
+            raise IllegalCommand(
+                "can't report the dealer's card exposed during the deal: expected a card "
+                "dealt to the dealer, and none is dealt yet"
+            )
+        which = "first card" if dealt == 1 else "first or second card"
+        reason = (
+            f"the dealer's {which} was exposed during the deal: the cards are dealt again "
+            "(redeal; the bets stay, a redeal pays no ante, and a new game number starts)"
+        )
+        rnd = _evolve(rnd, exposed_in_deal=True)
+        return _halt(_evolve(state, round=rnd), reason, event.actor)
     if not any(_pending_points(state, s) for s in rnd.stakes):
         raise IllegalCommand("can't report an early exposure: every hand has decided")
     rnd = _evolve(rnd, exposed_early=True)
@@ -1467,6 +1514,10 @@ def _rule(
     state: TableState, event: ResolveUndecided, now: float
 ) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "rule on undecided hands", Phase.HALTED)
+    if rnd.exposed_in_deal:
+        raise _refuse(
+            "rule on undecided hands", state, "expected a redeal, or the pit manager's void"
+        )
     if not rnd.exposed_early:
         raise IllegalCommand(
             "can't rule on undecided hands: the dealer's cards were not exposed early"

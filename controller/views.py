@@ -63,7 +63,9 @@ _PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
     "halted": ("round_id",),
     "resumed": ("round_id",),
     "deck_changed": (),
-    "redeal": (),  # the cards on the layout were collected: a display clears them
+    # the cards on the layout were collected: a display clears them; from rules 3 the cards
+    # dealt again are a new game, linked to the abandoned one
+    "redeal": ("round_id", "abandoned_round"),
     "sequence_restored": (),  # the cards were reassigned: a display takes the next state
 }
 #: the side-bet spots, as settlements name them
@@ -325,6 +327,7 @@ class Projector:
             title=game.info.title,
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
+            abandoned=list(rnd.abandoned) if rnd else [],
             next="halted" if state.phase is Phase.HALTED else state.next_due,
             next_position=(
                 due.position
@@ -350,6 +353,7 @@ class Projector:
             seat=seat,
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
+            abandoned=list(rnd.abandoned) if rnd else [],
             balance=None if balance is None else format_amount(balance),
             stakes=[_stake_view(state, rnd, s) for s in mine] if rnd else [],
             cards=(
@@ -376,6 +380,7 @@ class Projector:
             **self._envelope(DEALER, now),
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
+            abandoned=list(rnd.abandoned) if rnd else [],
             next=state.next_due,
             next_position=(
                 due.position
@@ -397,6 +402,7 @@ class Projector:
             **self._envelope(PIT, now),
             phase=state.phase.value,
             round_id=rnd.round_id if rnd else None,
+            abandoned=list(rnd.abandoned) if rnd else [],
             next=state.next_due,
             halt_reason=rnd.halt_reason if rnd else "",
             halted_by=rnd.halted_by if rnd else "",
@@ -719,7 +725,9 @@ def _dealt_to(before: TableState, after: TableState, actions: list[Action], hand
 def _staff_copy(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """An event for the dealer or a seat: no removed or corrected card faces, no folded cards."""
     if kind in ("redeal", "sequence_restored"):
-        return {k: v for k, v in data.items() if k in ("by", "reason")}
+        return {
+            k: v for k, v in data.items() if k in ("by", "reason", "round_id", "abandoned_round")
+        }
     if kind == "settled" and data.get("folded"):
         return {k: v for k, v in data.items() if k != "player_hand"}
     return data

@@ -461,6 +461,18 @@ def _check(run: Run, step: Step, source: str) -> None:
             if not ended or ended[-1]["outcome"] != wanted:
                 found = ended[-1]["outcome"] if ended else "not ended"
                 raise fail(f"the round to end {wanted}", found)
+        case "game":
+            rnd = run.state.round
+            number = int(rnd.round_id.rsplit("-", 1)[1]) if rnd else None
+            wanted = " ".join(args)
+            if number is None or str(number) != wanted:
+                raise fail(f"game number {wanted} in play", number or "no round in play")
+        case "abandoned":
+            rnd = run.state.round
+            numbers = [str(int(rid.rsplit("-", 1)[1])) for rid in (rnd.abandoned if rnd else ())]
+            if numbers != args:
+                wanted = " ".join(args) or "none"
+                raise fail(f"abandoned games {wanted}", " ".join(numbers) or "none")
         case _:
             raise ScenarioError(f"{where}: unknown expectation {what!r}")
 

@@ -144,7 +144,7 @@ class DealerPolicy:
     def act(self, view: dict[str, Any], now: float) -> list[Command]:
         """The dealer's commands for the console state ``view``."""
         phase, rid = view.get("phase"), view.get("round_id") or ""
-        if rid:
+        if rid and not view.get("abandoned"):  # a redeal's new game is no new round started
             self.seen.add(rid)
         self.started = len(self.seen)
         # once per view; again after a restart (a new birth), when a command sent to the
@@ -169,7 +169,7 @@ class DealerPolicy:
             if len(dealer_cards) == 1 and f"{rid}:exposed" not in self.done:
                 self.done.add(f"{rid}:exposed")
                 self.irregularities.append("dealer card exposed: redeal")
-                out.append({"command": "redeal", "reason": "dealer's first card exposed"})
+                out.append({"command": "dealer_exposed_early"})
         elif phase == "deciding" and self.plan(rid) == "check_layout":
             if f"{rid}:halt" not in self.done:
                 self.done.add(f"{rid}:halt")
@@ -227,7 +227,10 @@ class PitPolicy:
             out.append({"command": "open_table", "by": "sim"})
         elif phase == "halted":
             reason = str(view.get("halt_reason", ""))
-            if self.rng.random() < self.void_chance:
+            if "exposed during the deal" in reason:  # seed 001: the cards are dealt again
+                self.rulings.append(f"redealt: {reason}")
+                out.append({"command": "redeal", "by": "sim", "reason": "dealer's card exposed"})
+            elif self.rng.random() < self.void_chance:
                 self.rulings.append(f"voided: {reason}")
                 void: Command = {
                     "command": "void_round",

@@ -50,7 +50,8 @@ def render(state: dict[str, Any], status: str = "") -> Panel:
         light = timer["light"]
         lines.append(Text(f"● {timer['name']} {timer['remaining']:.0f}s", _LIGHTS[light]))
     if state.get("round_id"):
-        lines.append(Text(f"round {state['round_id']}   next: {state.get('next')}"))
+        redeal = f" (redeal of {state['abandoned'][-1]})" if state.get("abandoned") else ""
+        lines.append(Text(f"round {state['round_id']}{redeal}   next: {state.get('next')}"))
     layout = Table.grid(padding=(0, 2))
     positions: dict[str, list[str | None]] = {}
     for c in state.get("cards", []):

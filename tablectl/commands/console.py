@@ -218,6 +218,8 @@ def _line(topic: str, doc: dict[str, Any]) -> str:
     stream = topic.split("/", 2)[2]
     if doc.get("type") == "state":
         rnd = doc.get("round_id") or "-"
+        if doc.get("abandoned"):  # a redeal's new game, and the game it replaced
+            rnd += f" (redeal of {doc['abandoned'][-1]})"
         nxt = doc.get("next") or ""
         reason = doc.get("halt_reason") or ""
         return f"{stream}: {doc.get('phase')} {rnd} {nxt} {reason}".rstrip()

@@ -121,6 +121,15 @@ def run_history(args: argparse.Namespace) -> int:
                 )  # fmt: skip
                 info["events"] += 1
                 for action in step.actions:
+                    if action.kind == "redeal" and action.data.get("abandoned_round") == rid:
+                        # the cards dealt again are a new game, linked to this abandoned one
+                        new = str(action.data["round_id"])
+                        info["outcome"] = "abandoned"
+                        info["ended"] = _when(step.at)
+                        info["continued_as"] = new
+                        rounds[new] = {"round_id": new, "started": _when(step.at), "events": 0,
+                                       "outcome": "in play", "staked": "0", "returned": "0",
+                                       "redeal_of": rid}  # fmt: skip
                     if action.kind == "round_ended" and action.data.get("round_id") == rid:
                         info["outcome"] = action.data["outcome"]
                         info["ended"] = _when(step.at)
@@ -132,9 +141,12 @@ def run_history(args: argparse.Namespace) -> int:
             print(json.dumps(info))
         else:
             money = f"staked {info['staked']:>8}  returned {info['returned']:>8}"
+            link = (f"  continued as {info['continued_as']}" if "continued_as" in info else "") + (
+                f"  redeal of {info['redeal_of']}" if "redeal_of" in info else ""
+            )
             print(
                 f"{info['round_id']}  {info['started']}  {info['outcome']:<9} "
-                f"events {info['events']:>3}  {money}"
+                f"events {info['events']:>3}  {money}{link}"
             )
     if not rounds and not args.json:
         print("no rounds")
@@ -145,6 +157,9 @@ def _summary(state: TableState) -> dict[str, Any]:
     rnd = state.round
     doc: dict[str, Any] = {"phase": state.phase.value, "next": state.next_due}
     if rnd is not None:
+        doc["round_id"] = rnd.round_id
+        if rnd.abandoned:
+            doc["abandoned"] = list(rnd.abandoned)
         doc["cards"] = [f"{pos}:{card.code}" for pos, card, _ in rnd.cards]
         doc["stakes"] = [
             {
@@ -165,7 +180,10 @@ def run_replay(args: argparse.Namespace) -> int:
     previous: TableState | None = None
     with contextlib.closing(journal), Bars() as bars:
         for step in _replay(journal, args.journal, bars):
-            if _round_of(step, previous) == args.round_id:
+            opened = any(
+                a.kind == "redeal" and a.data.get("round_id") == args.round_id for a in step.actions
+            )
+            if opened or _round_of(step, previous) == args.round_id:
                 shown += 1
                 event = event_to_json(step.event)
                 after = _summary(step.state)
@@ -180,6 +198,7 @@ def run_replay(args: argparse.Namespace) -> int:
                         if action["kind"] in (
                             "refused",
                             "halted",
+                            "redeal",
                             "alert",
                             "settled",
                             "round_ended",

@@ -98,6 +98,12 @@ def _exposed(actor: str) -> Callable[[], Console]:
     return make
 
 
+def _exposed_in_deal() -> Console:
+    c = dealt_boxes("KS 8C 9S")  # the dealer's first card dealt, the deal not done
+    c.send(DealerExposedEarly(actor="camera"))
+    return c
+
+
 def _timer() -> Console:
     """A studio table whose flop decision times out to an option the game does not offer."""
     game = load_game("casino-holdem")
@@ -157,6 +163,12 @@ CASES: list[tuple[str, Callable[[], Console], str, tuple[str, ...]]] = [
     ("the dealer's cards exposed, told by the dealer", _exposed("dealer"), "dealer", ()),
     ("the dealer's cards exposed, seen by the camera", _exposed("camera"), "camera", ()),
     ("the dealer's cards exposed, told by the pit", _exposed("pit:ann"), "pit", ()),
+    (
+        "the dealer's card exposed during the deal",
+        _exposed_in_deal,
+        "camera",
+        ("dealer's first card", "during the deal", "redeal", "bets stay"),
+    ),
     ("the decision timer failed", _timer, "system", ("player", "flop")),
     ("the controller failed on a card", _fault, "system", ("a card from the shoe",)),
     ("the dealer's halt", _command("dealer", "a chip fell on box 2"), "dealer", ("box 2",)),
@@ -220,8 +232,9 @@ def test_every_halt_site_of_the_table_has_its_case() -> None:
     source = (Path(__file__).parents[2] / "controller" / "table.py").read_text()
     sites = re.findall(r"(?<!def )\b(_halt|_halt_for_card)\(", source)
     # _card: the card dealt twice, the card of another deck, a card not due (through
-    # _halt_for_card); _halt_for_card itself; the exposure; the timer; the fault; the command
-    assert len(sites) == 8, f"{len(sites)} halt sites: add the new one's case to CASES"
+    # _halt_for_card); _halt_for_card itself; the exposure during the deal and after it; the
+    # timer; the fault; the command
+    assert len(sites) == 9, f"{len(sites)} halt sites: add the new one's case to CASES"
 
 
 def test_the_words_checker_catches_what_it_is_for() -> None:

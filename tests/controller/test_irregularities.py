@@ -279,3 +279,84 @@ def test_a_card_while_a_round_is_halted_outside_the_deal_is_still_a_stray() -> N
     assert "card 8S arrived while the table was halted" in c.state.round.halt_reason
     c.send(Resume(actor="pit:ann", note="8S set aside"))
     assert c.state.phase is Phase.DECIDING and c.state.round.stray == parse_cards("8S")
+
+
+def test_dealer_card_exposed_during_the_deal_halts_for_a_redeal_as_a_new_game() -> None:
+    """Seed 001: "If the stickman opened the first or the second card at the bank, cards
+    re-handing starts." The table halts; only a redeal (or the pit's void) moves it on; the
+    bets stay, nothing is paid, and the cards dealt again are a new game linked to the old."""
+    c = poker_round(2)
+    c.cards("AS KS")
+    out = c.send(DealerExposedEarly(actor="dealer"))  # no card at the bank yet
+    assert out[-1].kind == "refused" and "none is dealt yet" in out[-1].data["reason"]
+    c.cards("QS JS TS 9S 8S")  # both dealer cards and a flop card: still the deal
+    assert c.state.phase is Phase.DEALING
+    c.send(DealerExposedEarly(actor="camera"))
+    reason = c.kinds("halted")[-1]["reason"]
+    assert "dealer's first or second card was exposed during the deal" in reason
+    assert "redeal" in reason and "bets stay" in reason
+    rnd = c.state.round
+    assert rnd is not None and rnd.exposed_in_deal and not rnd.exposed_early
+    old, stakes = rnd.round_id, rnd.stakes
+    from controller.events import Resume
+
+    for refused in (
+        Resume(actor="pit:ann", note="go on"),
+        ResolveUndecided(actor="pit:ann", ruling="return"),
+        RestoreSequence(actor="dealer", cards="box 1:AS"),
+    ):
+        out = c.send(refused)
+        assert out[-1].kind == "refused" and "expected a redeal" in out[-1].data["reason"]
+        assert c.state.round is rnd  # a refused command changes nothing
+    c.send(Redeal(actor="dealer", reason="dealer's card exposed"))
+    rnd = c.state.round
+    assert rnd is not None and c.state.phase is Phase.DEALING
+    assert rnd.round_id != old and rnd.round_id.endswith("-000002")
+    assert rnd.abandoned == (old,) and rnd.stakes == stakes and not rnd.exposed_in_deal
+    assert c.state.rounds_started == 2
+    redeal = c.kinds("redeal")[-1]
+    assert redeal["abandoned_round"] == old and redeal["round_id"] == rnd.round_id
+    assert not c.kinds("settled")  # the redeal pays no ante
+    phase = [a.data for a in c.actions if a.kind == "phase"][-1]
+    assert phase["round_id"] == rnd.round_id
+
+
+def test_a_second_redeal_links_every_abandoned_game() -> None:
+    c = poker_round(1)
+    c.cards("AS KS")
+    c.send(Redeal(actor="dealer", reason="first"))
+    first = c.state.round.abandoned  # type: ignore[union-attr]
+    c.cards("QS JS")
+    c.send(Redeal(actor="dealer", reason="second"))
+    rnd = c.state.round
+    assert rnd is not None and len(first) == 1 and rnd.abandoned[0] == first[0]
+    assert len(rnd.abandoned) == 2 and rnd.round_id.endswith("-000003")
+
+
+def test_exposure_after_the_deal_keeps_the_pit_ruling() -> None:
+    """Seed 001's other sentence: the dealer opened his card after the deal, before the
+    decisions: no redeal; the pit manager rules on the undecided boxes."""
+    c = poker_round(2)
+    c.cards("AS KS QS JS TS 9S 2C 3C 4C")
+    assert c.state.phase is Phase.DECIDING
+    c.send(DealerExposedEarly(actor="dealer"))
+    assert "pit manager rules" in c.kinds("halted")[-1]["reason"]
+    assert c.state.round is not None and not c.state.round.exposed_in_deal
+
+
+def test_a_journal_of_rules_3_replays_an_exposure_in_the_deal_and_a_redeal_as_played() -> None:
+    """Under rules 3 and before the exposure during the deal went to the pit's ruling, and a
+    redeal kept the round's id: an old journal replays so."""
+    c = boxes("texas-poker", n=2, rules=3)
+    c.send(StartRound(actor="dealer"))
+    for i in (1, 2):
+        c.bet(f"box {i}", f"gambler{i}", "ante", 100)
+    c.send(NoMoreBets(actor="dealer"))
+    c.cards("AS KS QS")
+    c.send(DealerExposedEarly(actor="dealer"))
+    assert "pit manager rules" in c.kinds("halted")[-1]["reason"]
+    old = c.state.round.round_id  # type: ignore[union-attr]
+    c.send(Redeal(actor="dealer", reason="redeal"))
+    rnd = c.state.round
+    assert rnd is not None and rnd.round_id == old and rnd.abandoned == ()
+    assert c.state.rounds_started == 1 and "round_id" not in c.kinds("redeal")[-1]

@@ -1,0 +1,81 @@
+"""A redeal in the pit manager's history: the abandoned game and the new one, linked."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from controller.cards import parse_cards
+from controller.events import (
+    CardDrawn,
+    DealerExposedEarly,
+    Event,
+    NoMoreBets,
+    OpenTable,
+    PlaceBet,
+    Redeal,
+    StartRound,
+)
+from controller.games import Seating
+from controller.games.rules import Spot
+from tablectl.cli import main
+from tablectl.runtime import TableRunner, header_record
+from tests.controller.round_script import T0
+
+
+def _journal(path: Path) -> Path:
+    header = header_record("P1", "texas-poker", Seating.BOXES, ("box 1", "box 2"))
+    runner = TableRunner.create(path, header, T0 - 60)
+    events: list[Event] = [
+        OpenTable(actor="pit:ann"),
+        StartRound(actor="dealer"),
+        PlaceBet(actor="dealer", hand="box 1", seat="ann", spot=Spot.ANTE, amount=Fraction(100)),
+        NoMoreBets(actor="dealer"),
+        *[CardDrawn(actor="shoe", card=c) for c in parse_cards("AS KS")],
+        DealerExposedEarly(actor="camera"),
+        Redeal(actor="dealer", reason="the dealer's first card was opened"),
+        *[CardDrawn(actor="shoe", card=c) for c in parse_cards("QS JS")],
+    ]
+    for n, event in enumerate(events):
+        runner.submit(event, T0 + n)
+    runner.close()
+    return path
+
+
+def test_history_shows_the_abandoned_game_and_the_new_one_linked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _journal(tmp_path / "t.sqlite")
+    assert main(["history", "--journal", str(path), "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["outcome"] for r in rows] == ["abandoned", "in play"]
+    old, new = rows
+    assert old["continued_as"] == new["round_id"] and new["redeal_of"] == old["round_id"]
+    assert old["round_id"].endswith("-000001") and new["round_id"].endswith("-000002")
+    assert main(["history", "--journal", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert f"continued as {new['round_id']}" in text and f"redeal of {old['round_id']}" in text
+    # the new game's replay starts with the redeal that opened it
+    assert main(["replay", "--journal", str(path), "--round", new["round_id"], "--json"]) == 0
+    steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert steps[0]["event"]["kind"] == "redeal"
+    assert steps[-1]["after"]["abandoned"] == [old["round_id"]]
+
+
+def test_the_watch_line_and_the_display_name_the_game_a_redeal_replaced() -> None:
+    from rich.console import Console
+
+    from simulators.display.terminal import render
+    from tablectl.commands.console import _line
+
+    state = {"type": "state", "phase": "dealing", "round_id": "P1-B-000002",
+             "abandoned": ["P1-A-000001"], "next": "card to box 1", "cards": []}  # fmt: skip
+    line = _line("tablectl/P1/state", state)
+    assert "P1-B-000002 (redeal of P1-A-000001)" in line
+    assert "redeal of" not in _line("tablectl/P1/state", {**state, "abandoned": []})
+    console = Console(width=120, record=True)
+    console.print(render(state))
+    assert "round P1-B-000002 (redeal of P1-A-000001)" in console.export_text()
