@@ -138,7 +138,7 @@ def test_an_old_journal_replays_its_void_by_the_rules_it_was_played_under(tmp_pa
     its void after a payment was taken then, and is taken again on the replay."""
     header = header_record("P1", "triple-action-holdem", Seating.BOXES,
                            ("box 1", "box 2", "box 3"), confirm_payments=True)  # fmt: skip
-    assert header["rules"] == RULES == 2
+    assert header["rules"] == RULES >= 2
     old = {k: v for k, v in header.items() if k != "rules"}
     assert config_from_header(old, "old").rules == 1
     c = settling()
