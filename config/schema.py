@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from controller.errors import ConfigError, TableError, UnknownName
 from controller.games import GameId, Seating
-from controller.games.base import Game, GameConfig, SpotLimit
+from controller.games.base import Buttons, Game, GameConfig, SpotLimit
 from controller.games.catalog import game_class
 from controller.games.paytable import (
     HandPaytable,
@@ -135,6 +135,29 @@ class TableModel(_Strict):
         return exact_fraction(value)
 
 
+class ButtonsModel(_Strict):
+    """A studio game's betting buttons, as its own document says (:class:`Buttons`)."""
+
+    rebet: Literal["all_bets", "previous_ante"]
+    double: Literal["bets_on_layout", "previous_ante", "rebet"]
+    double_once_per_round: bool
+    double_up_to_credit: bool
+    fill_to_maximum: bool
+    undo: Literal["last_bet", "last_action"]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ButtonsModel:
+        if self.double == "previous_ante" and self.double_up_to_credit:
+            raise ValueError(
+                "double_up_to_credit: expected false when double = 'previous_ante' "
+                "(one bet, nothing to double in part)"
+            )
+        return self
+
+    def build(self) -> Buttons:
+        return Buttons(**self.model_dump())
+
+
 class GameFile(_Strict):
     """A whole ``config/games/<id>.toml`` file."""
 
@@ -144,6 +167,7 @@ class GameFile(_Strict):
     paytables: dict[str, PaytableModel]
     rules: dict[str, bool | int | str] = Field(default_factory=dict)
     table: TableModel = Field(default_factory=TableModel)
+    buttons: ButtonsModel | None = None  # studio games: what Rebet, Double, Undo do
 
     def build(self, variants: Mapping[str, str] | None = None) -> GameConfig:
         """The core configuration, with ``variants`` choosing paytable variants by role."""
@@ -165,6 +189,7 @@ class GameFile(_Strict):
             seating=tuple(self.seating),
             table_max_payout=self.table.max_payout,
             options=dict(self.rules),
+            buttons=self.buttons.build() if self.buttons else None,
         )
 
 

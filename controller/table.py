@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
@@ -57,7 +57,7 @@ from controller.events import (
     VoidRound,
 )
 from controller.games import Seating
-from controller.games.base import Game, Walk
+from controller.games.base import Buttons, Game, Walk
 from controller.games.rules import (
     DealBoard,
     DealHoleCards,
@@ -104,8 +104,14 @@ DEALER = "dealer"
 #: when betting closes (seed 001; before: betting could not close until the dealer entered it);
 #: 4, the dealer's card exposed during the deal halts the table for a redeal (before: the pit
 #: manager's return or fold), and a redeal opens a new game number linked to the abandoned
-#: one (before: the round kept its id).
-RULES = 4
+#: one (before: the round kept its id);
+#: 5, the studio buttons (Rebet, Double, Undo, chips at a spot's maximum) do what the game's
+#: ``[buttons]`` say (before: every game repeated all bets, doubled the bets on the layout
+#: first bets first, and took back bet by bet).
+RULES = 5
+
+#: the buttons of tables played by rules before 5, whatever their game file says
+_LEGACY_BUTTONS = Buttons()
 
 _Json = dict[str, object]
 
@@ -166,6 +172,9 @@ class Stake:
     debited: Money = 0  # what the seat's balance has paid in for this stake
     ruling: str = ""  # "returned" when the pit manager returned its bets (dealer exposed early)
     doubled: bool = False  # a stake may be doubled once
+    # rules 5: the betting actions that placed ``bets``, in order: (what, bets placed after
+    # it), what being "bet" (a chip), "rebet" or "double"; for an Undo of the last action
+    marks: tuple[tuple[str, int], ...] = ()
 
     def __init__(
         self,
@@ -176,10 +185,11 @@ class Stake:
         debited: Money = 0,
         ruling: str = "",
         doubled: bool = False,
+        marks: tuple[tuple[str, int], ...] = (),
     ) -> None:
         _set(self, "__dict__", {
             "hand": hand, "seat": seat, "bets": bets, "decisions": decisions,
-            "debited": debited, "ruling": ruling, "doubled": doubled,
+            "debited": debited, "ruling": ruling, "doubled": doubled, "marks": marks,
         })  # fmt: skip
 
     def totals(self) -> dict[Spot, Money]:
@@ -248,6 +258,7 @@ class Round:
     # dealt, and the settlements of stakes whose outcome is fixed, each by what decides it
     hands_ahead: tuple[tuple[_CardsKey, _Hands], ...] = ()
     settled_ahead: tuple[tuple[_SettleKey, Settlement], ...] = ()
+    doubles: tuple[tuple[str, str], ...] = ()  # (hand, seat) that doubled in this round
 
     @property
     def due(self) -> Due | None:
@@ -987,13 +998,31 @@ def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState
 
 
 def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, list[Action]]:
-    rnd, stake, bets, placed = _verify_bet(state, event)
+    filled: list[Action] = []
+    if state.config.rules >= 5 and _buttons(state).fill_to_maximum:
+        asked = event.amount
+        event, filled = _fill(state, event)
+        if filled:
+            try:
+                rnd, stake, bets, placed = _verify_bet(state, event)
+            except TableError as error:
+                raise IllegalCommand(
+                    f"{error} (asked {say_amount(exact(asked))}, cut to fill the spot to "
+                    "its maximum)"
+                ) from None
+    if not filled:
+        rnd, stake, bets, placed = _verify_bet(state, event)
     # paid in now, with whatever the bet brings with it (Ultimate's Ante Plus)
     debited = stake.debited if stake else 0
     owed = placed - debited
     if owed != 0:
         debited = exact(debited + owed)
-    new = Stake(event.hand, event.seat, bets, debited=debited)
+    if state.config.rules >= 5:  # a chip keeps the stake's Double and its actions
+        marks = (*stake.marks, ("bet", len(bets))) if stake else (("bet", len(bets)),)
+        doubled = stake.doubled if stake else False
+        new = Stake(event.hand, event.seat, bets, debited=debited, doubled=doubled, marks=marks)
+    else:
+        new = Stake(event.hand, event.seat, bets, debited=debited)
     stakes = (
         (*rnd.stakes, new)
         if stake is None
@@ -1008,7 +1037,57 @@ def _bet(state: TableState, event: PlaceBet, now: float) -> tuple[TableState, li
     else:
         state = _evolve(state, round=rnd)
     return state, [Action("bet", {"hand": event.hand, "seat": event.seat, "spot": str(event.spot),
-                                  "amount": format_amount(bets[-1][1])})]  # fmt: skip
+                                  "amount": format_amount(bets[-1][1])}), *filled]  # fmt: skip
+
+
+def _buttons(state: TableState) -> Buttons:
+    """What the studio buttons do at this table: its game's, from rules 5 on."""
+    buttons = state.config.game.config.buttons if state.config.rules >= 5 else None
+    return buttons or _LEGACY_BUTTONS
+
+
+def _fill(state: TableState, event: PlaceBet) -> tuple[PlaceBet, list[Action]]:
+    """A bet past its spot's maximum, cut to fill the spot to the maximum (seed 002: "up to
+    the maximum limit"); refused when the spot already holds the maximum."""
+    rnd = state.round
+    limit = state.config.game.config.limits.get(event.spot)
+    if rnd is None or state.phase is not Phase.BETTING or limit is None:
+        return event, []
+    stake = rnd.stake(event.hand, event.seat)
+    on = stake.totals().get(event.spot, 0) if stake else 0
+    room = exact(limit.maximum - on)
+    asked = exact(event.amount)
+    if asked <= room or asked % limit.step != 0:  # a bad chip is refused as it came
+        return event, []
+    if room <= 0:
+        raise IllegalCommand(
+            f"can't bet {say_amount(asked)} more on {event.spot} for {event.seat}: the maximum "
+            f"{say_amount(limit.maximum)} is already bet; expected no more on that spot"
+        )
+    note = (
+        f"{event.spot} filled to the maximum {say_amount(limit.maximum)}: "
+        f"{say_amount(room)} taken of {say_amount(asked)}"
+    )
+    alert = Action("alert", {"level": "info", "audience": event.seat, "message": note})
+    return replace(event, amount=Fraction(room)), [alert]
+
+
+def _marked(
+    state: TableState, hand: str, seat: str, what: str, before: tuple[tuple[str, int], ...]
+) -> TableState:
+    """Rules 3: the bets an action placed become one action of the stake (for an Undo)."""
+    rnd = state.round
+    if state.config.rules < 5 or rnd is None:
+        return state
+    stake = rnd.stake(hand, seat)
+    if stake is None:
+        return state
+    new = _evolve(stake, marks=(*before, (what, len(stake.bets))),
+                  doubled=stake.doubled or what == "double")  # fmt: skip
+    rnd = _evolve(rnd, stakes=tuple([new if s is stake else s for s in rnd.stakes]))
+    if what == "double" and (hand, seat) not in rnd.doubles:
+        rnd = _evolve(rnd, doubles=(*rnd.doubles, (hand, seat)))
+    return _evolve(state, round=rnd)
 
 
 def _debited(
@@ -1033,8 +1112,16 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
     stake = rnd.stake(hand, seat)
     if stake is None or not stake.bets:
         raise IllegalCommand(f"can't {what} for {seat} on {hand}: there is no bet to take back")
+    marks = stake.marks
+    if how_many == 1 and marks and _buttons(state).undo == "last_action":
+        how_many = len(stake.bets) - (marks[-2][1] if len(marks) > 1 else 0)
     keep = stake.bets[:-how_many] if how_many else ()
-    remaining = Stake(hand, seat, keep, debited=stake.debited)
+    if state.config.rules >= 5:  # the actions left, and a Double only while it stays
+        marks = tuple([m for m in marks if m[1] <= len(keep)])
+        doubled = any(what == "double" for what, _ in marks)
+        remaining = Stake(hand, seat, keep, debited=stake.debited, doubled=doubled, marks=marks)
+    else:
+        remaining = Stake(hand, seat, keep, debited=stake.debited)
     if keep and remaining.totals().get(Spot.ANTE, 0) <= 0:
         raise IllegalCommand(f"can't {what}: the side bet would stay without an ante")
     # everything the removed bets paid in comes back (an ante's Ante Plus with it)
@@ -1596,10 +1683,15 @@ def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list
 
 
 def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, list[Action]]:
-    _need(state, "rebet", Phase.BETTING)
+    rnd = _need(state, "rebet", Phase.BETTING)
     last = next((b for h, s, b in state.last_bets if h == event.hand and s == event.seat), None)
     if not last:
         raise IllegalCommand(f"can't rebet for {event.seat} on {event.hand}: no bets last round")
+    if _buttons(state).rebet == "previous_ante":  # seed 000: "same as previous Ante bet"
+        ante = _totals(last).get(Spot.ANTE, 0)
+        return _ante_to(state, event, ante, "rebet", "the last round's ante", now)
+    stake = rnd.stake(event.hand, event.seat)
+    before = stake.marks if stake else ()
     actions: list[Action] = []
     for spot, amount in last:  # all or nothing: a refused bet refuses the rebet
         bet = PlaceBet(
@@ -1607,10 +1699,100 @@ def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, lis
         )
         state, more = _bet(state, bet, now)
         actions += more
-    return state, actions
+    return _marked(state, event.hand, event.seat, "rebet", before), actions
+
+
+def _ante_to(
+    state: TableState, event: Rebet | Double, target: Money, what: str, of: str, now: float
+) -> tuple[TableState, list[Action]]:
+    """Seed 000's Rebet and Double: the ante made ``target`` (``of`` the last round's ante)."""
+    rnd = _need(state, what, Phase.BETTING)
+    if target <= 0:
+        raise IllegalCommand(
+            f"can't {what} for {event.seat} on {event.hand}: expected an ante last round; "
+            "there was none"
+        )
+    stake = rnd.stake(event.hand, event.seat)
+    on = stake.totals().get(Spot.ANTE, 0) if stake else 0
+    if on >= target:
+        raise IllegalCommand(
+            f"can't {what} for {event.seat} on {event.hand}: it places {of} "
+            f"({say_amount(target)}) and the ante is already {say_amount(on)}"
+        )
+    bet = PlaceBet(actor=event.actor, hand=event.hand, seat=event.seat, spot=Spot.ANTE,
+                   amount=Fraction(exact(target - on)))  # fmt: skip
+    before = stake.marks if stake else ()
+    state, actions = _bet(state, bet, now)
+    return _marked(state, event.hand, event.seat, what, before), actions
 
 
 def _double(state: TableState, event: Double, now: float) -> tuple[TableState, list[Action]]:
+    if state.config.rules < 5:
+        return _double_before_5(state, event, now)
+    buttons = _buttons(state)
+    rnd = _need(state, "double", Phase.BETTING)
+    last = next((b for h, s, b in state.last_bets if h == event.hand and s == event.seat), ())
+    if buttons.double == "previous_ante":  # seed 000: "double the previous Ante bet"
+        ante = _totals(last).get(Spot.ANTE, 0)
+        return _ante_to(state, event, exact(2 * ante), "double", "twice the last round's ante", now)
+    who_ = f"{event.seat} on {event.hand}"
+    stake = rnd.stake(event.hand, event.seat)
+    if stake is None or not stake.bets:
+        raise IllegalCommand(f"can't double for {who_}: expected a bet placed first; there is none")
+    if stake.doubled or (buttons.double_once_per_round and (event.hand, event.seat) in rnd.doubles):
+        raise IllegalCommand(
+            f"can't double for {who_} again: expected one Double a round; it has doubled"
+        )
+    if buttons.double == "rebet":  # seed 003: "The Double button doubles the rebet"
+        if not any(what == "rebet" for what, _ in stake.marks):
+            raise IllegalCommand(
+                f"can't double for {who_}: the Double doubles a Rebet; expected a Rebet first"
+            )
+        doubling = list(_totals(last).items())
+    else:
+        doubling = list(stake.totals().items())
+    limits = state.config.game.config.limits
+    before = stake.marks
+    actions: list[Action] = []
+    doubled = 0
+    for spot, amount in doubling:  # ante first: the first bets are doubled
+        if buttons.fill_to_maximum:  # seed 002: "double your bet up to the maximum limit"
+            now_on = _stake_totals(state, event).get(spot, 0)
+            limit = limits.get(spot)
+            if limit is not None and now_on >= limit.maximum:
+                continue
+        bet = PlaceBet(
+            actor=event.actor, hand=event.hand, seat=event.seat, spot=spot, amount=Fraction(amount)
+        )
+        try:
+            state, more = _bet(state, bet, now)
+        except TableError as error:
+            if buttons.double_up_to_credit and doubled and "(no credit)" in str(error):
+                note = f"{spot} not doubled: {error}"  # seed 003: "only the first few bets"
+                actions.append(
+                    Action("alert", {"level": "info", "audience": event.seat, "message": note})
+                )
+                break
+            raise IllegalCommand(f"can't double for {who_}: {error}") from None
+        actions += more
+        doubled += 1
+    if not doubled:
+        raise IllegalCommand(
+            f"can't double for {who_}: every spot already holds its maximum; expected room"
+        )
+    return _marked(state, event.hand, event.seat, "double", before), actions
+
+
+def _stake_totals(state: TableState, event: Double) -> dict[Spot, Money]:
+    rnd = state.round
+    stake = rnd.stake(event.hand, event.seat) if rnd else None
+    return stake.totals() if stake else {}
+
+
+def _double_before_5(
+    state: TableState, event: Double, now: float
+) -> tuple[TableState, list[Action]]:
+    """Rules before 5: the bets on the layout doubled, first bets first, once a stake."""
     rnd = _need(state, "double", Phase.BETTING)
     stake = rnd.stake(event.hand, event.seat)
     if stake is None or not stake.bets:

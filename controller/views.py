@@ -63,7 +63,7 @@ _PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
     "halted": ("round_id",),
     "resumed": ("round_id",),
     "deck_changed": (),
-    # the cards on the layout were collected: a display clears them; from rules 3 the cards
+    # the cards on the layout were collected: a display clears them; from rules 4 the cards
     # dealt again are a new game, linked to the abandoned one
     "redeal": ("round_id", "abandoned_round"),
     "sequence_restored": (),  # the cards were reassigned: a display takes the next state

@@ -67,7 +67,7 @@ from controller.events import (
 )
 from controller.games import Seating
 from controller.games.base import Game
-from controller.games.rules import Spot
+from controller.games.rules import Spot, format_amount
 from controller.table import Phase, TableConfig, TableState, handle, new_table
 
 __all__ = [
@@ -439,6 +439,19 @@ def _check(run: Run, step: Step, source: str) -> None:
             balance = run.state.balance(seat)
             if balance != Fraction(amount):
                 raise fail(f"balance {amount} for {seat}", balance)
+        case "bets":
+            hand, seat, *spots = args
+            rnd = run.state.round
+            stake = rnd.stake(hand, seat) if rnd else None
+            on = {str(k): v for k, v in stake.totals().items()} if stake else {}
+            held = " ".join(f"{k}={format_amount(v)}" for k, v in sorted(on.items()))
+            try:
+                asked = {k: Fraction(v) for k, v in (spot.split("=", 1) for spot in spots)}
+            except ValueError:
+                usage = "expect bets takes HAND SEAT [SPOT=AMOUNT ...]"
+                raise ScenarioError(f"{where}: {usage}") from None
+            if {k: Fraction(v) for k, v in on.items()} != asked:
+                raise fail(f"bets {' '.join(spots) or 'none'} for {seat} on {hand}", held or "none")
         case "hand":
             position, *name = args
             rnd = run.state.round

@@ -37,7 +37,7 @@ from controller.games.rules import (
 )
 from controller.hands import HandValue, evaluate
 
-__all__ = ["Game", "GameConfig", "SpotLimit", "Walk"]
+__all__ = ["Buttons", "Game", "GameConfig", "SpotLimit", "Walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +98,70 @@ class SpotLimit:
 
 
 @dataclass(frozen=True, slots=True)
+class Buttons:
+    """What a studio game's betting buttons do, as its own document says.
+
+    ``rebet`` ("Rebet", "Repeat"): ``all_bets`` places every bet of the seat's last round
+    again; ``previous_ante`` makes the ante the last round's ante (and nothing else).
+    ``double``: ``bets_on_layout`` doubles every bet on the layout; ``previous_ante`` makes
+    the ante twice the last round's ante; ``rebet`` doubles what a Rebet of this round placed
+    (refused before a Rebet). ``double_once_per_round``: one Double a round, an Undo or a
+    Clear does not give a second. ``double_up_to_credit``: when the balance cannot cover every
+    doubled bet, the first bets are doubled until it runs out (else the Double is refused
+    whole). ``fill_to_maximum``: a chip or a Double past a spot's maximum fills the spot to
+    its maximum. ``undo``: ``last_bet`` takes back the last bet placed (a Rebet's or a
+    Double's bets one by one); ``last_action`` takes back the last action whole (a chip, a
+    Rebet or a Double). Clear takes back every bet in every game.
+
+    The defaults are the buttons of tables whose journals predate this choice.
+    """
+
+    rebet: str = "all_bets"
+    double: str = "bets_on_layout"
+    double_once_per_round: bool = False
+    double_up_to_credit: bool = True
+    fill_to_maximum: bool = False
+    undo: str = "last_bet"
+
+    def describe(self) -> list[str]:
+        """The buttons in words, for ``tablectl games``."""
+        rebet = {
+            "all_bets": "places every bet of the seat's last round again",
+            "previous_ante": "places the last round's ante (only the ante)",
+        }[self.rebet]
+        double = {
+            "bets_on_layout": "doubles every bet on the layout",
+            "previous_ante": "makes the ante twice the last round's ante",
+            "rebet": "doubles what this round's Rebet placed (after a Rebet only)",
+        }[self.double]
+        if self.double_once_per_round:
+            double += ", once a round (an Undo or a Clear gives no second Double)"
+        if self.fill_to_maximum:
+            double += ", a spot past its maximum filled to the maximum"
+        if self.double_up_to_credit:
+            double += "; past the balance, the first bets doubled until it runs out"
+        elif self.double != "previous_ante":
+            past = "the balance" if self.fill_to_maximum else "the limits or the balance"
+            double += f"; refused whole past {past}"
+        undo = {
+            "last_bet": "takes back the last bet placed, one by one",
+            "last_action": "cancels the last action whole (a chip, a Rebet or a Double)",
+        }[self.undo]
+        chips = (
+            "a chip past a spot's maximum fills it to the maximum"
+            if self.fill_to_maximum
+            else "a chip past a spot's maximum is refused"
+        )
+        return [
+            f"rebet: {rebet}",
+            f"double: {double}",
+            f"undo: {undo}",
+            "clear: takes back every bet",
+            f"chips: {chips}",
+        ]
+
+
+@dataclass(frozen=True, slots=True)
 class GameConfig:
     """A game's validated configuration, as the core uses it (built from ``config/games``)."""
 
@@ -106,6 +170,7 @@ class GameConfig:
     seating: tuple[Seating, ...]
     table_max_payout: Fraction | None = None
     options: Mapping[str, object] = field(default_factory=dict)
+    buttons: Buttons | None = None  # studio games whose document describes its buttons
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from typing import Any
 
@@ -59,6 +60,7 @@ def describe(game: Game) -> dict[str, object]:
             for role, table in cfg.paytables.items()
         },
         "rules": {k: game.option(k) for k in game.options_defaults},
+        "buttons": dataclasses.asdict(cfg.buttons) if cfg.buttons else None,
     }
 
 
@@ -92,5 +94,8 @@ def run(args: argparse.Namespace) -> int:
         for role, table in cfg.paytables.items():
             odds = ", ".join(f"{k} {format_odds(v)}" for k, v in table.odds_by_line().items())
             print(f"  paytable {role} ({table.name}): {odds}")
+        if cfg.buttons:
+            for line in cfg.buttons.describe():
+                print(f"  button {line}")
         print()
     return 0

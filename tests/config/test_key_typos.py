@@ -99,6 +99,7 @@ SECTIONS: list[tuple[Callable[[str, str], None], dict[str, Any], tuple[str | int
      "[paytables.bonus]"),
     (load_game_text, with_section(GAME, ("table",), {"max_payout": 5000}), ("table",),
      config.schema.TableModel, "[table]"),
+    (load_game_text, GAME, ("buttons",), config.schema.ButtonsModel, "[buttons]"),
     (load_zones_text, ZONES, (), config.camera.ZoneLayout, "the top level of the file"),
     (load_zones_text, ZONES, ("zones", 2), config.camera.Zone, "[[zones]] number 3"),
 ]  # fmt: skip

@@ -168,7 +168,7 @@ def test_seats_act_only_for_themselves_and_devices_only_as_themselves() -> None:
 
 
 def test_rebet_repeats_last_rounds_bets_and_double_doubles_within_limits_and_balance() -> None:
-    c = studio()
+    c = studio(rules=2)  # the buttons before each game had its own (old journals replay so)
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 10)
     c.bet("player", "seat:1", "best_five", 5)
@@ -185,7 +185,7 @@ def test_rebet_repeats_last_rounds_bets_and_double_doubles_within_limits_and_bal
 
 
 def test_double_doubles_the_first_bets_up_to_the_balance() -> None:
-    c = studio()
+    c = studio(rules=2)
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 230)  # with its Ante Plus it costs 460: balance 540
     c.bet("player", "seat:1", "best_five", 50)  # balance 490
@@ -198,7 +198,7 @@ def test_double_doubles_the_first_bets_up_to_the_balance() -> None:
 
 
 def test_double_beyond_the_limit_is_refused_whole() -> None:
-    c = studio("casino-holdem")
+    c = studio("casino-holdem", rules=2)
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 600)
     out = c.send(Double(actor="seat:1", hand="player", seat="seat:1"))

@@ -222,3 +222,17 @@ def test_games_lists_every_game_with_its_script(capsys: pytest.CaptureFixture[st
     assert any("decision 'flop': bet (bet 2x), fold" in step for step in poker["script"])
     status, out, _ = run(capsys, "games", "triple-action-holdem")
     assert "reveal dealer first" in out and "paytable bonus (A)" in out
+
+
+def test_games_shows_each_studio_games_buttons(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games", "--json")
+    assert status == 0
+    buttons = {d["game"]: d["buttons"] for d in map(json.loads, out.splitlines())}
+    assert buttons["texas-poker"] is None  # the physical table's dealer enters every bet
+    assert buttons["texas-holdem-bonus"]["rebet"] == "previous_ante"
+    assert buttons["ultimate-texas-holdem"]["double_once_per_round"] is True
+    assert buttons["casino-holdem"]["undo"] == "last_action"
+    status, out, _ = run(capsys, "games", "casino-holdem")
+    assert status == 0
+    assert "button undo: cancels the last action whole (a chip, a Rebet or a Double)" in out
+    assert "button double: doubles what this round's Rebet placed" in out

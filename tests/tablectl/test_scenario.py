@@ -86,3 +86,26 @@ def test_a_paytable_variant_the_game_lacks_is_refused() -> None:
 
     with pytest.raises(ScenarioError, match=r"x\.scn: .*no variant 'C'"):
         play_scenario("table T triple-action-holdem shared player\npaytable bonus C", "x.scn")
+
+
+def test_there_is_a_scenario_for_every_studio_button_sentence() -> None:
+    names = {p.stem for p in SHIPPED}
+    for path in (
+        "bonus-poker-rebet-double", "ultimate-double-once", "ultimate-up-to-the-maximum",
+        "ultimate-repeat-undo", "casino-holdem-rebet-double-undo",
+        "casino-holdem-double-up-to-credit",
+    ):  # fmt: skip
+        assert f"buttons-{path}" in names
+
+
+def test_expect_bets_names_what_is_on_the_layout(tmp_path: Path) -> None:
+    text = (SHIPPED[0].parent / "buttons-ultimate-repeat-undo.scn").read_text()
+    bad = tmp_path / "bad.scn"
+    bad.write_text(
+        text.replace("expect bets player seat:1 ante=10\n", "expect bets player seat:1\n")
+    )
+    scenario = parse_scenario(bad.read_text(), "bad.scn")
+    with pytest.raises(
+        ScenarioFailed, match="expected bets none for seat:1 on player; found ante=10"
+    ):
+        run_scenario(scenario, load_game("ultimate-texas-holdem"), "bad.scn")
