@@ -45,6 +45,7 @@ from controller.work import Progress
 __all__ = [
     "GENESIS",
     "ID_FIELD",
+    "ID_KEY",
     "PROGRESS_ROWS",
     "SEAL_REASONS",
     "TAMPERS",
@@ -67,6 +68,7 @@ __all__ = [
     "record_text",
     "seal",
     "split_id",
+    "utc_time",
     "verify",
     "verify_kinds",
     "verify_rows",
@@ -76,7 +78,8 @@ GENESIS = "0" * 64
 
 #: the field of a row's record that carries the id its sender gave the command it journals
 ID_FIELD = "command_id"
-_ID_KEY = f'"{ID_FIELD}":"'
+#: how a command's id begins in its row's text (compact JSON)
+ID_KEY = f'"{ID_FIELD}":"'
 
 #: rows checked between two progress reports (a few milliseconds of hashing)
 PROGRESS_ROWS = 4096
@@ -200,7 +203,7 @@ def split_id(text: str) -> tuple[str, str | None]:
     >>> split_id('{"actor":"dealer","kind":"start_round"}')
     ('{"actor":"dealer","kind":"start_round"}', None)
     """
-    head, key, tail = text.partition(_ID_KEY)
+    head, key, tail = text.partition(ID_KEY)
     if not key:
         return text, None
     # Inside a JSON string every quote is escaped, so the key's quotes are structure and
@@ -364,7 +367,8 @@ SEAL_DOMAIN = "tablectl journal seal 1"
 SEAL_REASONS = ("open", "checkpoint", "close")
 
 
-def _when(at: float) -> str:
+def utc_time(at: float) -> str:
+    """A row's or a seal's time for a person: ``2026-09-21 14:13:20 UTC``."""
     try:
         return datetime.fromtimestamp(at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     except (OverflowError, OSError, ValueError):
@@ -402,7 +406,7 @@ class Seal:
     @property
     def when(self) -> str:
         """The seal's time, for a person."""
-        return _when(self.at)
+        return utc_time(self.at)
 
     def to_json(self, table_id: str) -> dict[str, Any]:
         """The head as a table publishes it, retained, on its pit's journal topic."""

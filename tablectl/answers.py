@@ -47,9 +47,12 @@ def refusal(actions: list[Action], event: Event) -> Action | None:
     )
 
 
-def answer_of(event: Event, actions: list[Action], text: str) -> Answer:
-    """The answer the table gave ``event``, whose actions were ``actions``."""
-    refused = refusal(actions, event)
+def answer_of(event: Event, refused: Action | None, text: str = "", failed: bool = False) -> Answer:
+    """The answer the table gave ``event``: its refusal of it (:func:`refusal`), if it
+    refused it, or that its handling failed (nothing of it applied); ``text``: the command
+    without its id."""
+    if failed:
+        return Answer(event.kind, False, FAILED, text)
     reason = "" if refused is None else str(refused.data.get("reason", ""))
     return Answer(event.kind, refused is None, reason, text)
 

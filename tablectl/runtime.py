@@ -24,6 +24,7 @@ from controller.events import Action, CardDrawn, Event, Fault, event_from_json, 
 from controller.games import Seating
 from controller.journal import (
     ID_FIELD,
+    ID_KEY,
     PROGRESS_ROWS,
     Journal,
     Record,
@@ -36,7 +37,7 @@ from controller.journal import (
 from controller.table import RULES, TableConfig, TableState, handle, new_table
 from controller.work import Progress
 from drivers.storage.sqlite_journal import SqliteJournal
-from tablectl.answers import FAILED, Answer, Answers, answer_of, refusal, sender_of
+from tablectl.answers import Answers, answer_of, refusal, sender_of
 
 __all__ = [
     "Observer",
@@ -286,12 +287,9 @@ def _rebuild(
                 observe(before, state, actions)
     if answers is not None:
         for (command_id, text), event, refused, failed in latest:
-            if failed:
-                answer = Answer(event.kind, False, FAILED, text)
-            else:
-                reason = "" if refused is None else str(refused.data.get("reason", ""))
-                answer = Answer(event.kind, refused is None, reason, text)
-            answers.keep(sender_of(event.actor), command_id, answer)
+            answers.keep(
+                sender_of(event.actor), command_id, answer_of(event, refused, text, failed)
+            )
     return state, unrecorded[0] if unrecorded else None
 
 
@@ -355,9 +353,9 @@ def _latest_commands(records: list[Record], kept: int) -> int:
     counted from the end (1 when it has fewer)."""
     if not kept:
         return len(records)
-    key, found = f'"{ID_FIELD}":', 0
+    found = 0
     for row in range(len(records) - 1, 0, -1):
-        if key in records[row][1]:
+        if ID_KEY in records[row][1]:
             found += 1
             if found == kept:
                 return row
@@ -482,12 +480,12 @@ class TableRunner:
             self.state, actions = handle(self.state, event, now)
         except Exception as error:  # nothing of it was applied: record why, and go on
             if command_id is not None:
-                self.answers.keep(
-                    sender_of(event.actor), command_id, Answer(event.kind, False, FAILED, text)
-                )
+                answer = answer_of(event, None, text, failed=True)
+                self.answers.keep(sender_of(event.actor), command_id, answer)
             return self._fault(event, error, now)
         if command_id is not None:
-            self.answers.keep(sender_of(event.actor), command_id, answer_of(event, actions, text))
+            answer = answer_of(event, refusal(actions, event), text)
+            self.answers.keep(sender_of(event.actor), command_id, answer)
         return actions
 
     def _fault(self, event: Event, error: Exception, now: float) -> list[Action]:

@@ -50,7 +50,7 @@ from controller.topics import Sender, Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
 from drivers.shoe.events import CardRead, Connected, Disconnected, DuplicateCard, must_halt
 from drivers.storage.sqlite_journal import JournalError
-from tablectl.answers import Answer, refusal
+from tablectl.answers import Answer, answer_of, refusal
 from tablectl.hardware import camera_change, shoe_back, shoe_lost, shoe_lost_halt
 from tablectl.runtime import TableRunner
 from tablectl.shoe_reasons import shoe_reason
@@ -527,10 +527,9 @@ class TableService:
             self._repeat(audience, command_id, event, known, now)
             return
         actions = self._apply(event, now, command_id)
-        refused = refusal(actions, event)
-        reason = "" if refused is None else str(refused.data.get("reason", ""))
+        answer = answer_of(event, refusal(actions, event))
         self._publish(
-            [self.projector.reply(audience, command_id, event.kind, refused is None, reason, now)]
+            [self.projector.reply(audience, command_id, event.kind, answer.ok, answer.reason, now)]
         )
 
     def _repeat(

@@ -7,14 +7,13 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from config.tables import key_from_env, key_from_file
 from controller.errors import TableError
 from controller.events import event_to_json
-from controller.journal import parse_head
+from controller.journal import parse_head, utc_time
 from controller.table import TableState
 from drivers.storage.sqlite_journal import SqliteJournal
 from tablectl.progress import Bars
@@ -89,10 +88,6 @@ def _open(path: Path) -> SqliteJournal:
     return SqliteJournal(path)
 
 
-def _when(at: float) -> str:
-    return datetime.fromtimestamp(at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
 def _replay(journal: SqliteJournal, path: Path, bars: Bars) -> Iterator[ReplayStep]:
     """The journal's steps, its check and its replay each shown as a bar on a terminal."""
     checked, replayed = bars.bar(CHECKING, "rows"), bars.bar(REPLAYING, "rows")
@@ -116,7 +111,7 @@ def run_history(args: argparse.Namespace) -> int:
             rid = _round_of(step, previous)
             if rid is not None:
                 info = rounds.setdefault(
-                    rid, {"round_id": rid, "started": _when(step.at), "events": 0,
+                    rid, {"round_id": rid, "started": utc_time(step.at), "events": 0,
                           "outcome": "in play", "staked": "0", "returned": "0"},
                 )  # fmt: skip
                 info["events"] += 1
@@ -125,14 +120,14 @@ def run_history(args: argparse.Namespace) -> int:
                         # the cards dealt again are a new game, linked to this abandoned one
                         new = str(action.data["round_id"])
                         info["outcome"] = "abandoned"
-                        info["ended"] = _when(step.at)
+                        info["ended"] = utc_time(step.at)
                         info["continued_as"] = new
-                        rounds[new] = {"round_id": new, "started": _when(step.at), "events": 0,
+                        rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
                                        "outcome": "in play", "staked": "0", "returned": "0",
                                        "redeal_of": rid}  # fmt: skip
                     if action.kind == "round_ended" and action.data.get("round_id") == rid:
                         info["outcome"] = action.data["outcome"]
-                        info["ended"] = _when(step.at)
+                        info["ended"] = utc_time(step.at)
                         info["staked"] = action.data.get("staked", "0")
                         info["returned"] = action.data.get("returned", "0")
             previous = step.state
@@ -189,11 +184,11 @@ def run_replay(args: argparse.Namespace) -> int:
                 after = _summary(step.state)
                 actions = [{"kind": a.kind, **a.data} for a in step.actions]
                 if args.json:
-                    row = {"row": step.seq, "at": _when(step.at), "event": event}
+                    row = {"row": step.seq, "at": utc_time(step.at), "event": event}
                     print(json.dumps({**row, "actions": actions, "after": after}))
                 else:
                     fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
-                    print(f"#{step.seq:<5} {_when(step.at)}  {event['kind']} {fields}")
+                    print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
                     for action in actions:
                         if action["kind"] in (
                             "refused",
