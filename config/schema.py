@@ -144,9 +144,13 @@ class ButtonsModel(_Strict):
     double_up_to_credit: bool
     fill_to_maximum: bool
     undo: Literal["last_bet", "last_action"]
+    deal: bool
+    rebet_deals: bool
 
     @model_validator(mode="after")
     def _consistent(self) -> ButtonsModel:
+        if self.rebet_deals and not self.deal:
+            raise ValueError("rebet_deals: expected false when deal = false (no Deal to press)")
         if self.double == "previous_ante" and self.double_up_to_credit:
             raise ValueError(
                 "double_up_to_credit: expected false when double = 'previous_ante' "
@@ -168,6 +172,8 @@ class GameFile(_Strict):
     rules: dict[str, bool | int | str] = Field(default_factory=dict)
     table: TableModel = Field(default_factory=TableModel)
     buttons: ButtonsModel | None = None  # studio games: what Rebet, Double, Undo do
+    # the deck is changed for each game, not only shuffled (seed 003)
+    change_deck_each_game: bool = False
 
     def build(self, variants: Mapping[str, str] | None = None) -> GameConfig:
         """The core configuration, with ``variants`` choosing paytable variants by role."""
@@ -190,6 +196,7 @@ class GameFile(_Strict):
             table_max_payout=self.table.max_payout,
             options=dict(self.rules),
             buttons=self.buttons.build() if self.buttons else None,
+            change_deck_each_game=self.change_deck_each_game,
         )
 
 

@@ -46,7 +46,9 @@ __all__ = [
     "RestoreSequence",
     "Resume",
     "RevealDone",
+    "SeatDeal",
     "SeatDisconnected",
+    "SeatReturned",
     "StartRound",
     "Tick",
     "UndoBet",
@@ -255,7 +257,9 @@ class CorrectCard(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChangeDeck(Event):
-    """The pit manager puts a new deck in the shoe (between rounds only)."""
+    """A new deck in the shoe: the pit manager's, between rounds; at a game whose deck is
+    changed for each game (seed 003), the dealer's or the pit manager's, between rounds or
+    while the bets are taken."""
 
     kind: ClassVar[str] = "change_deck"
     deck_id: str
@@ -276,6 +280,25 @@ class Double(Event):
 
     kind: ClassVar[str] = "double"
     hand: str
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatDeal(Event):
+    """A seat's Deal button: "deal me in, I am ready" (games whose buttons have a Deal).
+
+    Betting closes as soon as every seat with a bet on the layout has pressed it; a seat's
+    bets are final once it has."""
+
+    kind: ClassVar[str] = "deal"
+    seat: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatReturned(Event):
+    """A remote seat that had lost its connection is back (sent by the system that sees it)."""
+
+    kind: ClassVar[str] = "seat_returned"
     seat: str
 
 
@@ -317,8 +340,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         OpenTable, CloseTable, StartRound, PlaceBet, AllowPassenger, UndoBet, ClearBets,
         NoMoreBets, CardDrawn,
         Decide, RevealDone, ConfirmPayment, Halt, Resume, VoidRound, RestoreSequence, Redeal,
-        DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double,
-        SeatDisconnected, Tick, Fault,
+        DealerExposedEarly, ResolveUndecided, CorrectCard, ChangeDeck, Rebet, Double, SeatDeal,
+        SeatDisconnected, SeatReturned, Tick, Fault,
     )
 }  # fmt: skip
 

@@ -36,7 +36,9 @@ MAX_NESTING = 3
 MAX_NUMBER_CHARS = 24
 
 #: seat commands whose ``seat`` field is filled in from the topic
-_SEAT_FIELD = frozenset({"place_bet", "undo_bet", "clear_bets", "rebet", "double", "decide"})
+_SEAT_FIELD = frozenset(
+    {"place_bet", "undo_bet", "clear_bets", "rebet", "double", "decide", "deal"}
+)
 
 
 class CommandRejected(TableError):

@@ -143,6 +143,11 @@ class SeatState(_Envelope):
     stakes: list[StakeView]
     cards: list[CardView] = Field(description="the cards of this seat's hands it may see")
     settlements: list[dict[str, Any]] = Field(description="this seat's settlements, last round")
+    can: list[str] = Field(
+        default_factory=list,
+        description="the buttons beyond chips this seat may press now: 'deal' once its ante "
+        "is on the layout, at a game with a Deal button (its bets are then final)",
+    )
 
 
 class DealerState(_Envelope):
@@ -205,6 +210,15 @@ class PitState(_Envelope):
         "durable write, slowest_ms: the slowest of the latest 1,024 to 2,048)"
     )
     rounds_started: int
+    seats_away: list[str] = Field(
+        default_factory=list,
+        description="remote seats disconnected and not back (a return is journaled: seat_returned)",
+    )
+    seats_ready: list[str] = Field(
+        default_factory=list,
+        description="the seats that pressed Deal in this round (betting closes once every seat "
+        "with a bet is among them)",
+    )
 
 
 class EventMessage(_Envelope):

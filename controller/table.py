@@ -50,7 +50,9 @@ from controller.events import (
     RestoreSequence,
     Resume,
     RevealDone,
+    SeatDeal,
     SeatDisconnected,
+    SeatReturned,
     StartRound,
     Tick,
     UndoBet,
@@ -107,8 +109,13 @@ DEALER = "dealer"
 #: one (before: the round kept its id);
 #: 5, the studio buttons (Rebet, Double, Undo, chips at a spot's maximum) do what the game's
 #: ``[buttons]`` say (before: every game repeated all bets, doubled the bets on the layout
-#: first bets first, and took back bet by bet).
-RULES = 5
+#: first bets first, and took back bet by bet);
+#: 6, a seat's Deal (and seed 000's Rebet, which presses it) closes betting once every seat
+#: with a bet pressed it, where the game's ``[buttons]`` have a Deal (before: no Deal); a game
+#: whose deck is changed for each game (seed 003) closes betting only once the deck was
+#: changed for the round, the dealer may change it, also while the bets are taken (before: the
+#: pit manager's deck change between rounds, never required).
+RULES = 6
 
 #: the buttons of tables played by rules before 5, whatever their game file says
 _LEGACY_BUTTONS = Buttons()
@@ -259,6 +266,8 @@ class Round:
     hands_ahead: tuple[tuple[_CardsKey, _Hands], ...] = ()
     settled_ahead: tuple[tuple[_SettleKey, Settlement], ...] = ()
     doubles: tuple[tuple[str, str], ...] = ()  # (hand, seat) that doubled in this round
+    ready: frozenset[str] = frozenset()  # rules 6: the seats that pressed Deal
+    deck_changed: bool = False  # rules 6: the deck was changed for this game
 
     @property
     def due(self) -> Due | None:
@@ -289,6 +298,19 @@ class TableState:
     last_round: tuple[tuple[str, str], ...] = field(default=())  # (round id, outcome) of the last
     deck_id: str = ""
     last_bets: tuple[tuple[str, str, tuple[tuple[Spot, Money], ...]], ...] = ()  # for rebet
+    deck_fresh: bool = False  # a deck changed between rounds, not dealt from yet
+    away: tuple[str, ...] = ()  # remote seats disconnected and not back, sorted
+
+    @property
+    def deck_due(self) -> bool:
+        """Whether the game in play, or the next one, still waits for its new deck (rules 6,
+        games whose deck is changed for each game)."""
+        if self.config.rules < 6 or not self.config.game.config.change_deck_each_game:
+            return False
+        if self.phase is Phase.IDLE:
+            return not self.deck_fresh
+        rnd = self.round
+        return self.phase is Phase.BETTING and rnd is not None and not rnd.deck_changed
 
     def balance(self, seat: str) -> Money | None:
         """A studio seat's balance (None at a table without balances, or for a seat unknown)."""
@@ -304,8 +326,12 @@ class TableState:
         if self.phase is Phase.HALTED and self.round is not None:
             return f"halted by {who(self.round.halted_by)}: {self.round.halt_reason}"
         if self.round is None:
+            if self.deck_due:
+                return "change the deck (a new deck for each game), then start a round"
             return _WAITING_FOR.get(self.phase, "")
         if self.phase is Phase.BETTING:
+            if self.deck_due:
+                return "change the deck for this game; bets, then no more bets"
             return "bets, then no more bets"
         if self.phase is Phase.SETTLING:
             return "payment confirmations"
@@ -992,8 +1018,9 @@ def _start(state: TableState, event: StartRound, now: float) -> tuple[TableState
     _need_phase(state, "start a round", Phase.IDLE)
     number = state.rounds_started + 1
     deadline = now + state.config.betting_seconds if state.config.betting_seconds else None
-    rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline)
-    state = _evolve(state, phase=Phase.BETTING, round=rnd, rounds_started=number)
+    rnd = Round(round_id(state.config.table_id, now, number), now, betting_deadline=deadline,
+                deck_changed=state.deck_fresh)  # fmt: skip
+    state = _evolve(state, phase=Phase.BETTING, round=rnd, rounds_started=number, deck_fresh=False)
     return state, [_phase_action(state)]
 
 
@@ -1135,6 +1162,12 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "close betting", Phase.BETTING)
+    if _deck_missing(state, rnd):
+        raise IllegalCommand(
+            "can't close betting: this game is dealt from a new deck each game and the deck was "
+            "not changed for this round; expected change_deck with the new deck's id (the "
+            "dealer or the pit manager), then no more bets; the bets stay as they are"
+        )
     followed: list[Action] = []
     if state.config.rules >= 3:
         state, followed = _follow_owners(state, rnd, now)
@@ -1146,7 +1179,7 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
     )
     actions = [*followed, Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
     if not in_play:
-        state = _evolve(state, phase=Phase.IDLE, round=None,
+        state = _evolve(state, phase=Phase.IDLE, round=None, deck_fresh=rnd.deck_changed,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip
         actions.append(Action("round_ended", {"round_id": rnd.round_id, "outcome": "no bets"}))
         actions.append(_phase_action(state))
@@ -1673,10 +1706,120 @@ def _correct(state: TableState, event: CorrectCard, now: float) -> tuple[TableSt
     return state, actions
 
 
-def _change_deck(state: TableState, event: ChangeDeck) -> tuple[TableState, list[Action]]:
+def _deck_required(state: TableState) -> bool:
+    """Rules 6: the game is dealt from a new deck each game (seed 003)."""
+    return state.config.rules >= 6 and state.config.game.config.change_deck_each_game
+
+
+def _deck_missing(state: TableState, rnd: Round) -> bool:
+    """Whether betting may not close yet: bets wait for the deck change of this game."""
+    return _deck_required(state) and not rnd.deck_changed and any(s.bets for s in rnd.stakes)
+
+
+def _change_deck(
+    state: TableState, event: ChangeDeck, now: float
+) -> tuple[TableState, list[Action]]:
+    required = _deck_required(state)
+    if not required and role_of(event.actor) != "pit":
+        raise IllegalCommand(
+            f"{event.actor} may not send change_deck at this game: only the pit manager (the "
+            "dealer changes the deck only at a game dealt from a new deck each game)"
+        )
+    if not event.deck_id.strip():
+        raise IllegalCommand("can't change the deck: expected the new deck's id, such as D-0042")
+    changed = Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})
+    rnd = state.round
+    if required and state.phase is Phase.BETTING and rnd is not None:
+        rnd = _evolve(rnd, deck_changed=True)
+        state = _evolve(state, deck_id=event.deck_id, round=rnd)
+        timed_out = bool(state.config.betting_seconds) and rnd.betting_deadline is None
+        if any(s.bets for s in rnd.stakes) and (timed_out or (rnd.ready and not _waiting(rnd))):
+            # the betting time ran out, or every seat pressed Deal, while the deck was awaited
+            state, more = _no_more_bets(state, now, event.actor)
+            return state, [changed, *more]
+        return state, [changed, _phase_action(state)]
     _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
-    state = _evolve(state, deck_id=event.deck_id)
-    return state, [Action("deck_changed", {"deck_id": event.deck_id, "by": event.actor})]
+    state = _evolve(state, deck_id=event.deck_id, deck_fresh=True)
+    return state, [changed] + ([_phase_action(state)] if required else [])
+
+
+# =========================================================================== a seat's Deal
+
+_Handler = Callable[[TableState, Any, float], tuple[TableState, list[Action]]]
+
+
+def _waiting(rnd: Round) -> list[str]:
+    """The seats with a bet on the layout that have not pressed Deal."""
+    return sorted({s.seat for s in rnd.stakes if s.bets} - rnd.ready)
+
+
+def _seat_deal(state: TableState, event: SeatDeal, now: float) -> tuple[TableState, list[Action]]:
+    rnd = _need(state, "deal", Phase.BETTING)
+    if state.config.rules < 6 or not _buttons(state).deal:
+        raise IllegalCommand(
+            f"can't press Deal: {state.config.game.info.title} has no Deal button; expected "
+            "the dealer's no more bets or the betting timer to close betting"
+        )
+    if event.seat in rnd.ready:
+        waiting = ", ".join(_waiting(rnd)) or "nobody"
+        raise IllegalCommand(
+            f"can't press Deal for {event.seat} again: it pressed Deal already (waiting for "
+            f"{waiting})"
+        )
+    if not any(s.seat == event.seat and s.totals().get(Spot.ANTE, 0) > 0 for s in rnd.stakes):
+        raise IllegalCommand(
+            f"can't deal {event.seat} in: expected an ante on the layout first (Deal comes once "
+            "the ante is placed); it has none"
+        )
+    return _press_deal(state, event.seat, event.actor, now)
+
+
+def _press_deal(
+    state: TableState, seat: str, actor: str, now: float
+) -> tuple[TableState, list[Action]]:
+    """``seat`` pressed Deal: its bets are final; betting closes once no seat is waited for."""
+    rnd = state.round
+    assert rnd is not None
+    rnd = _evolve(rnd, ready=rnd.ready | {seat})
+    state = _evolve(state, round=rnd)
+    actions = [Action("seat_ready", {"seat": seat, "waiting": _waiting(rnd)})]
+    return _close_when_ready(state, actor, now, actions)
+
+
+def _close_when_ready(
+    state: TableState, actor: str, now: float, actions: list[Action]
+) -> tuple[TableState, list[Action]]:
+    """Close betting when seats pressed Deal and every seat with a bet is among them."""
+    rnd = state.round
+    if state.phase is not Phase.BETTING or rnd is None or not rnd.ready or _waiting(rnd):
+        return state, actions
+    if not any(s.bets for s in rnd.stakes):
+        return state, actions
+    if _deck_missing(state, rnd):
+        message = (
+            "every seat with a bet pressed Deal: change the deck for this game; the deal "
+            "begins as soon as it is changed"
+        )
+        alert = {"level": "warning", "audience": "dealer", "message": message}
+        return state, [*actions, Action("alert", alert)]
+    state, more = _no_more_bets(state, now, actor)
+    return state, actions + more
+
+
+def _final(handler: _Handler) -> _Handler:
+    """A betting command refused for a seat that pressed Deal: its bets are final."""
+
+    def checked(state: TableState, event: Any, now: float) -> tuple[TableState, list[Action]]:
+        rnd = state.round
+        if state.phase is Phase.BETTING and rnd is not None and event.seat in rnd.ready:
+            what = event.kind.replace("_", " ")
+            raise IllegalCommand(
+                f"can't {what} for {event.seat}: it pressed Deal, and its bets are final for "
+                "this round"
+            )
+        return handler(state, event, now)
+
+    return checked
 
 
 # =========================================================================== studio betting
@@ -1700,6 +1843,16 @@ def _rebet(state: TableState, event: Rebet, now: float) -> tuple[TableState, lis
         state, more = _bet(state, bet, now)
         actions += more
     return _marked(state, event.hand, event.seat, "rebet", before), actions
+
+
+def _rebet_and_deal(state: TableState, event: Rebet, now: float) -> tuple[TableState, list[Action]]:
+    """Seed 000's Rebet: the previous ante placed, and the seat dealt in (rules 6)."""
+    state, actions = _rebet(state, event, now)
+    buttons = _buttons(state)
+    if state.config.rules >= 6 and buttons.deal and buttons.rebet_deals:
+        state, more = _press_deal(state, event.seat, event.actor, now)
+        actions += more
+    return state, actions
 
 
 def _ante_to(
@@ -1841,20 +1994,39 @@ def _allow(state: TableState, event: AllowPassenger) -> tuple[TableState, list[A
     return _evolve(state, round=rnd), [Action("passenger_allowed", data)]
 
 
-def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableState, list[Action]]:
+def _disconnected(
+    state: TableState, event: SeatDisconnected, now: float
+) -> tuple[TableState, list[Action]]:
     """Before no more bets a disconnected seat does not play: its bets come back.
 
     After no more bets its bets stand and play on: the decision timers decide for it.
     """
+    if event.seat not in state.away:
+        state = _evolve(state, away=tuple(sorted((*state.away, event.seat))))
     rnd = state.round
     if state.phase is not Phase.BETTING or rnd is None:
         return state, [Action("seat_disconnected", {"seat": event.seat, "bets": "stand"})]
     mine = [s for s in rnd.stakes if s.seat == event.seat]
     refund = exact(sum((s.debited for s in mine), 0))
-    rnd = _evolve(rnd, stakes=tuple(s for s in rnd.stakes if s.seat != event.seat))
+    rnd = _evolve(rnd, stakes=tuple(s for s in rnd.stakes if s.seat != event.seat),
+                  ready=rnd.ready - {event.seat})  # fmt: skip
     state = _debit(_evolve(state, round=rnd), event.seat, -refund)
     data = {"seat": event.seat, "bets": "returned", "amount": format_amount(refund)}
-    return state, [Action("seat_disconnected", data)]
+    return _close_when_ready(state, "system", now, [Action("seat_disconnected", data)])
+
+
+def _returned(state: TableState, event: SeatReturned) -> tuple[TableState, list[Action]]:
+    """A disconnected seat is back: it bets and decides as before (journaled for the pit)."""
+    if event.seat not in state.away:
+        away = ", ".join(state.away) or "none"
+        raise IllegalCommand(
+            f"can't mark {event.seat} as back: expected a seat that was disconnected "
+            f"(disconnected now: {away})"
+        )
+    state = _evolve(state, away=tuple(s for s in state.away if s != event.seat))
+    rnd = state.round
+    data = {"seat": event.seat, "round_id": rnd.round_id if rnd else None}
+    return state, [Action("seat_returned", data)]
 
 
 # =========================================================================== who may do what
@@ -1863,7 +2035,7 @@ def _disconnected(state: TableState, event: SeatDisconnected) -> tuple[TableStat
 ROLES: dict[type[Event], frozenset[str]] = {
     OpenTable: frozenset({"pit"}),
     CloseTable: frozenset({"pit"}),
-    ChangeDeck: frozenset({"pit"}),
+    ChangeDeck: frozenset({"pit", "dealer"}),  # the dealer only where the game requires it
     VoidRound: frozenset({"pit"}),
     ResolveUndecided: frozenset({"pit"}),
     CorrectCard: frozenset({"pit"}),
@@ -1884,7 +2056,9 @@ ROLES: dict[type[Event], frozenset[str]] = {
     Double: frozenset({"seat", "dealer"}),
     Decide: frozenset({"seat", "dealer"}),
     CardDrawn: frozenset({"shoe"}),
+    SeatDeal: frozenset({"seat"}),
     SeatDisconnected: frozenset({"system"}),
+    SeatReturned: frozenset({"system"}),
     Tick: frozenset({"timer"}),
     Fault: frozenset({"system"}),
 }
@@ -1943,6 +2117,14 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
         and rnd.betting_deadline is not None
         and now >= rnd.betting_deadline
     ):
+        if _deck_missing(state, rnd):  # betting stays open, without a timer, for the deck
+            state = _evolve(state, round=_evolve(rnd, betting_deadline=None))
+            message = (
+                "the betting time is over but the deck was not changed for this game: change "
+                "the deck; betting closes as soon as it is changed (the bets stay)"
+            )
+            alert = {"level": "warning", "audience": "dealer", "message": message}
+            return state, [Action("alert", alert), _phase_action(state)]
         return _no_more_bets(state, now, "timer")
     if (
         state.phase is Phase.DECIDING
@@ -2027,9 +2209,6 @@ def _halt_command(state: TableState, event: Halt, now: float) -> tuple[TableStat
     return _halt(state, event.reason.strip() or "no reason given", event.actor)
 
 
-_Handler = Callable[[TableState, Any, float], tuple[TableState, list[Action]]]
-
-
 def _untimed(handler: Callable[[TableState, Any], tuple[TableState, list[Action]]]) -> _Handler:
     """A handler of a command that does not depend on the time."""
     return lambda state, event, now: handler(state, event)
@@ -2039,17 +2218,15 @@ def _untimed(handler: Callable[[TableState, Any], tuple[TableState, list[Action]
 _HANDLERS: dict[type[Event], _Handler] = {
     CardDrawn: _card,
     Decide: _decide,
-    PlaceBet: _bet,
+    PlaceBet: _final(_bet),
     StartRound: _start,
     NoMoreBets: lambda state, event, now: _no_more_bets(state, now, event.actor),
     RevealDone: _reveal,
     OpenTable: _open,
     CloseTable: _close,
     AllowPassenger: _untimed(_allow),
-    UndoBet: lambda state, event, now: _take_back(state, event.hand, event.seat, 1, "undo a bet"),
-    ClearBets: lambda state, event, now: _take_back(
-        state, event.hand, event.seat, None, "clear bets"
-    ),
+    UndoBet: _final(lambda state, event, now: _taken_back(state, event, now, 1, "undo a bet")),
+    ClearBets: _final(lambda state, event, now: _taken_back(state, event, now, None, "clear bets")),
     ConfirmPayment: _untimed(_payment),
     Halt: _halt_command,
     Fault: _untimed(_fault),
@@ -2060,12 +2237,22 @@ _HANDLERS: dict[type[Event], _Handler] = {
     DealerExposedEarly: _untimed(_exposed),
     ResolveUndecided: _rule,
     CorrectCard: _correct,
-    ChangeDeck: _untimed(_change_deck),
-    Rebet: _rebet,
-    Double: _double,
-    SeatDisconnected: _untimed(_disconnected),
+    ChangeDeck: _change_deck,
+    Rebet: _final(_rebet_and_deal),
+    Double: _final(_double),
+    SeatDeal: _seat_deal,
+    SeatDisconnected: _disconnected,
+    SeatReturned: _untimed(_returned),
     Tick: lambda state, event, now: (state, []),
 }
+
+
+def _taken_back(
+    state: TableState, event: UndoBet | ClearBets, now: float, how_many: int | None, what: str
+) -> tuple[TableState, list[Action]]:
+    """Undo or Clear; when it leaves only seats that pressed Deal, betting closes."""
+    state, actions = _take_back(state, event.hand, event.seat, how_many, what)
+    return _close_when_ready(state, event.actor, now, actions)
 
 
 def _dispatch(state: TableState, event: Event, now: float) -> tuple[TableState, list[Action]]:
@@ -2113,6 +2300,7 @@ def transition_table() -> list[tuple[str, str, str]]:
         ("idle", "close_table", "closed"),
         ("betting", "place_bet / undo_bet / clear_bets", "betting"),
         ("betting", "no_more_bets (or the betting timer)", "dealing, or idle if nobody bet"),
+        ("betting", "deal (every seat with a bet pressed Deal)", "dealing"),
         ("dealing", "card_drawn", "dealing, deciding, reveal or settling, as the script says"),
         (
             "deciding",

@@ -72,7 +72,17 @@ _PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
 _SIDE_SPOTS = frozenset(spot.value for spot in Spot if spot.is_side_bet)
 #: event kinds a seat receives when they concern it
 _SEAT_EVENTS = frozenset(
-    {"bet", "bets_taken_back", "decision", "settled", "payment", "seat_disconnected", "alert"}
+    {
+        "bet",
+        "bets_taken_back",
+        "decision",
+        "settled",
+        "payment",
+        "seat_disconnected",
+        "seat_returned",
+        "seat_ready",
+        "alert",
+    }
 )
 #: event kinds the dealer console receives in full
 _DEALER_EVENTS = frozenset(
@@ -91,6 +101,8 @@ _DEALER_EVENTS = frozenset(
         "alert",
         "passenger_allowed",
         "seat_disconnected",
+        "seat_returned",
+        "seat_ready",
         "redeal",
         "sequence_restored",
         "deck_changed",
@@ -216,6 +228,25 @@ def _stake_view(state: TableState, rnd: Round, stake: Stake) -> StakeView:
         options=options,
         dark=stake.hand in rnd.dark,
     )
+
+
+def _seat_can(state: TableState, seat: str) -> list[str]:
+    """The buttons beyond the chips a seat may press now: Deal once its ante is on the layout
+    (games whose buttons have a Deal, rules 6)."""
+    rnd = state.round
+    buttons = state.config.game.config.buttons
+    if (
+        state.phase is not Phase.BETTING
+        or rnd is None
+        or state.config.rules < 6
+        or buttons is None
+        or not buttons.deal
+        or seat in rnd.ready
+    ):
+        return []
+    if any(s.seat == seat and s.totals().get(Spot.ANTE, 0) > 0 for s in rnd.stakes):
+        return ["deal"]
+    return []
 
 
 class Projector:
@@ -362,6 +393,7 @@ class Projector:
                 else []
             ),
             settlements=self._last_settlements.get(seat, []),
+            can=_seat_can(state, seat),
         )
 
     def dealer_state(self, state: TableState, now: float) -> DealerState:
@@ -423,6 +455,8 @@ class Projector:
             stray=[c.code for c in rnd.stray] if rnd else [],
             hardware=self.hardware(),
             rounds_started=state.rounds_started,
+            seats_away=list(state.away),
+            seats_ready=sorted(rnd.ready) if rnd else [],
         )
 
     def _note_seats(self, state: TableState) -> None:

@@ -59,7 +59,9 @@ from controller.events import (
     RestoreSequence,
     Resume,
     RevealDone,
+    SeatDeal,
     SeatDisconnected,
+    SeatReturned,
     StartRound,
     Tick,
     UndoBet,
@@ -150,6 +152,12 @@ def _event(actor: str, verb: str, args: list[str], where: str) -> Event:
             case "disconnected":
                 need(1, "SEAT (as 'at T system disconnected SEAT')")
                 return SeatDisconnected(actor=actor, seat=args[0])
+            case "returned":
+                need(1, "SEAT (as 'at T system returned SEAT')")
+                return SeatReturned(actor=actor, seat=args[0])
+            case "deal":
+                need(1, "SEAT (the seat that presses Deal: 'at T seat:1 deal seat:1')")
+                return SeatDeal(actor=actor, seat=args[0])
             case "undo" | "clear" | "rebet" | "double":
                 need(2, "HAND SEAT")
                 cls = {"undo": UndoBet, "clear": ClearBets, "rebet": Rebet, "double": Double}[verb]
@@ -486,6 +494,17 @@ def _check(run: Run, step: Step, source: str) -> None:
             if numbers != args:
                 wanted = " ".join(args) or "none"
                 raise fail(f"abandoned games {wanted}", " ".join(numbers) or "none")
+        case "away":
+            away = list(run.state.away)
+            if away != sorted(args):
+                wanted = " ".join(sorted(args)) or "none"
+                raise fail(f"seats disconnected: {wanted}", " ".join(away) or "none")
+        case "ready":
+            rnd = run.state.round
+            ready = sorted(rnd.ready) if rnd else []
+            if ready != sorted(args):
+                wanted = " ".join(sorted(args)) or "none"
+                raise fail(f"seats that pressed Deal: {wanted}", " ".join(ready) or "none")
         case _:
             raise ScenarioError(f"{where}: unknown expectation {what!r}")
 

@@ -40,6 +40,7 @@ from controller.events import (
     Event,
     Halt,
     SeatDisconnected,
+    SeatReturned,
     Tick,
     event_to_json,
 )
@@ -416,6 +417,8 @@ class TableService:
                     self._apply(SeatDisconnected(actor="system", seat=f"seat:{seat}"), now)
                 elif seat is not None and presence == b"online":  # it gets its own view now
                     self.projector.add_seat(f"seat:{seat}")
+                    if f"seat:{seat}" in self.runner.state.away:  # back: journaled for the pit
+                        self._apply(SeatReturned(actor="system", seat=f"seat:{seat}"), now)
                     self._publish(self.projector.states(self.runner.state, now))
             case "rebirth":
                 if now - self._last_rebirth >= 0.2:  # a burst of requests is one rebirth

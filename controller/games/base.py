@@ -111,7 +111,10 @@ class Buttons:
     whole). ``fill_to_maximum``: a chip or a Double past a spot's maximum fills the spot to
     its maximum. ``undo``: ``last_bet`` takes back the last bet placed (a Rebet's or a
     Double's bets one by one); ``last_action`` takes back the last action whole (a chip, a
-    Rebet or a Double). Clear takes back every bet in every game.
+    Rebet or a Double). Clear takes back every bet in every game. ``deal``: each seat has a
+    Deal button ("deal me in"), and betting closes as soon as every seat with a bet on the
+    layout has pressed it (or at the betting timer); a seat's bets are final once it
+    pressed Deal. ``rebet_deals``: the Rebet also presses that seat's Deal.
 
     The defaults are the buttons of tables whose journals predate this choice.
     """
@@ -122,6 +125,8 @@ class Buttons:
     double_up_to_credit: bool = True
     fill_to_maximum: bool = False
     undo: str = "last_bet"
+    deal: bool = False
+    rebet_deals: bool = False
 
     def describe(self) -> list[str]:
         """The buttons in words, for ``tablectl games``."""
@@ -152,12 +157,21 @@ class Buttons:
             if self.fill_to_maximum
             else "a chip past a spot's maximum is refused"
         )
+        if self.rebet_deals:
+            rebet += ", and presses the seat's Deal"
+        deal = (
+            "a seat's Deal deals it in: its bets are final; betting closes once every seat "
+            "with a bet pressed it, or at the betting timer"
+            if self.deal
+            else "no Deal button: betting closes by the dealer's no more bets or the timer"
+        )
         return [
             f"rebet: {rebet}",
             f"double: {double}",
             f"undo: {undo}",
             "clear: takes back every bet",
             f"chips: {chips}",
+            f"deal: {deal}",
         ]
 
 
@@ -171,6 +185,7 @@ class GameConfig:
     table_max_payout: Fraction | None = None
     options: Mapping[str, object] = field(default_factory=dict)
     buttons: Buttons | None = None  # studio games whose document describes its buttons
+    change_deck_each_game: bool = False  # seed 003: "the deck is changed anew for each game"
 
 
 @dataclass(frozen=True, slots=True)

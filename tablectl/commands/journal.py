@@ -125,6 +125,11 @@ def run_history(args: argparse.Namespace) -> int:
                         rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
                                        "outcome": "in play", "staked": "0", "returned": "0",
                                        "redeal_of": rid}  # fmt: skip
+                    if action.kind in ("seat_disconnected", "seat_returned"):
+                        # a remote seat lost and regained its connection during this round
+                        gone = "away" if action.kind == "seat_disconnected" else "back"
+                        note = f"{action.data['seat']} {gone} {utc_time(step.at)}"
+                        info.setdefault("seats", []).append(note)
                     if action.kind == "round_ended" and action.data.get("round_id") == rid:
                         info["outcome"] = action.data["outcome"]
                         info["ended"] = utc_time(step.at)
@@ -139,9 +144,10 @@ def run_history(args: argparse.Namespace) -> int:
             link = (f"  continued as {info['continued_as']}" if "continued_as" in info else "") + (
                 f"  redeal of {info['redeal_of']}" if "redeal_of" in info else ""
             )
+            seats = f"  ({', '.join(info['seats'])})" if "seats" in info else ""
             print(
                 f"{info['round_id']}  {info['started']}  {info['outcome']:<9} "
-                f"events {info['events']:>3}  {money}{link}"
+                f"events {info['events']:>3}  {money}{link}{seats}"
             )
     if not rounds and not args.json:
         print("no rounds")
@@ -197,6 +203,8 @@ def run_replay(args: argparse.Namespace) -> int:
                             "alert",
                             "settled",
                             "round_ended",
+                            "seat_disconnected",
+                            "seat_returned",
                         ):
                             detail = {
                                 k: v

@@ -30,7 +30,7 @@ def last_round(c: Console, **bets: int) -> None:
 
 
 def test_seed_000_rebet_and_double_work_on_the_previous_ante_only() -> None:
-    c = studio("texas-holdem-bonus")
+    c = studio("texas-holdem-bonus", rules=5)  # from rules 6 the Rebet also deals the seat in
     last_round(c, ante=10, bonus=5)
     c.send(Rebet(actor="seat:1", hand="player", seat="seat:1"))
     assert totals(c) == {Spot.ANTE: 10}

@@ -26,6 +26,7 @@ balance seat:1 1000
 shoe {shoe}
 at 0 pit:ann open_table
 at 1 dealer start_round
+at 1 dealer change_deck D-1
 at 2 seat:1 bet player seat:1 ante 10
 at 3 dealer no_more_bets
 """

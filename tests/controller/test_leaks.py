@@ -42,6 +42,7 @@ from controller.events import (
     Action,
     AllowPassenger,
     CardDrawn,
+    ChangeDeck,
     ConfirmPayment,
     DealerExposedEarly,
     Decide,
@@ -501,6 +502,8 @@ class LeakTable:
         layout = self.layout
         folded = frozenset(s for d in plan.folds for s in layout.folds_with(d))
         self.apply(StartRound(actor="dealer"))
+        if self.state.deck_due:  # a new deck for each game (seed 003)
+            self.apply(ChangeDeck(actor="pit:ann", deck_id="D-1"))
         self.know = know = Knowledge(layout, self.sides_stand, folded, plan.sides)
         for hand, seat in layout.stakes:
             owner = layout.owner(hand)

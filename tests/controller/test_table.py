@@ -12,6 +12,7 @@ from controller.cards import Card, parse_cards
 from controller.events import (
     Action,
     CardDrawn,
+    ChangeDeck,
     ClearBets,
     ConfirmPayment,
     Decide,
@@ -42,12 +43,16 @@ class Console:
     now: float = T0
     log: list[tuple[Event, float]] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    # a new deck for each round where the game deals each game from a new deck (seed 003)
+    fresh_decks: bool = True
 
     def send(self, event: Event, after: float = 1.0) -> list[Action]:
         self.now += after
         self.log.append((event, self.now))
         self.state, out = handle(self.state, event, self.now)
         self.actions += out
+        if self.fresh_decks and isinstance(event, StartRound) and self.state.deck_due:
+            self.send(ChangeDeck(actor="pit:ann", deck_id=f"D-{self.state.rounds_started}"))
         return out
 
     def cards(self, codes: str) -> None:

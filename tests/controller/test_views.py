@@ -212,6 +212,7 @@ def _shared_round(river: tuple[str, str]) -> dict:
     from controller.cards import parse_cards
     from controller.events import (
         CardDrawn,
+        ChangeDeck,
         Decide,
         NoMoreBets,
         OpenTable,
@@ -240,6 +241,7 @@ def _shared_round(river: tuple[str, str]) -> dict:
 
     events = [
         OpenTable(actor="pit:ann"), StartRound(actor="dealer"),
+        ChangeDeck(actor="dealer", deck_id="D-1"),
         *[PlaceBet(actor=s, hand="player", seat=s, spot=Spot.ANTE, amount=Fraction(10))
           for s in seats],
         NoMoreBets(actor="dealer"), *cards[:4], *decide(("check", "check")), *cards[4:7],

@@ -43,9 +43,9 @@ def test_a_failed_expectation_names_the_line_and_what_was_found(
     assert main(["scenario", "run", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("FAIL")
-    assert "bad.scn:11: expected ante win 30; found win paid 20 returned 30" in out
+    assert "bad.scn:12: expected ante win 30; found win paid 20 returned 30" in out
     scenario = parse_scenario(bad.read_text(), "bad.scn")
-    with pytest.raises(ScenarioFailed, match=r"bad\.scn:11"):
+    with pytest.raises(ScenarioFailed, match=r"bad\.scn:12"):
         run_scenario(scenario, load_game("casino-holdem"), "bad.scn")
 
 

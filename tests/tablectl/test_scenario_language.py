@@ -31,6 +31,8 @@ STATEMENTS = {
     "correct_card": "at 1 pit:ann correct dealer 0 AS misread",
     "change_deck": "at 1 pit:ann change_deck D2",
     "seat_disconnected": "at 1 system disconnected seat:1",
+    "seat_returned": "at 1 system returned seat:1",
+    "deal": "at 1 seat:1 deal seat:1",
 }
 #: what no console sends: the controller writes it itself when it cannot apply an input
 NOT_SENT = {"fault"}
