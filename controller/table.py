@@ -1782,7 +1782,8 @@ def _press_deal(
     assert rnd is not None
     rnd = _evolve(rnd, ready=rnd.ready | {seat})
     state = _evolve(state, round=rnd)
-    actions = [Action("seat_ready", {"seat": seat, "waiting": _waiting(rnd)})]
+    # how many seats are still waited for (their ids are no other seat's business)
+    actions = [Action("seat_ready", {"seat": seat, "waiting": len(_waiting(rnd))})]
     return _close_when_ready(state, actor, now, actions)
 
 

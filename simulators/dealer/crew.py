@@ -155,11 +155,13 @@ class DealerPolicy:
         if key in self.done:
             return []
         out: list[Command] = []
-        if phase == "idle" and self.started < self.rounds:
-            out.append({"command": "start_round"})
         if phase in ("idle", "betting") and "change the deck" in str(view.get("next")):
-            # a game dealt from a new deck each game: the dealer puts it in the shoe
-            out.insert(0, {"command": "change_deck", "deck_id": f"D-{self.started + 1:04d}"})
+            # a game dealt from a new deck each game: the dealer puts one in the shoe first
+            out.append({"command": "change_deck", "deck_id": f"D-{self.started + 1:04d}"})
+            if phase == "idle" and self.started < self.rounds:
+                out.append({"command": "start_round"})
+        elif phase == "idle" and self.started < self.rounds:
+            out.append({"command": "start_round"})
         elif phase == "betting":
             if self._betting_since == 0.0:
                 self._betting_since = now

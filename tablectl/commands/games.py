@@ -61,6 +61,7 @@ def describe(game: Game) -> dict[str, object]:
         },
         "rules": {k: game.option(k) for k in game.options_defaults},
         "buttons": dataclasses.asdict(cfg.buttons) if cfg.buttons else None,
+        "change_deck_each_game": cfg.change_deck_each_game,
     }
 
 
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{info.title} ({info.id}, seed {info.seed})")
         seating = ", ".join(s.value for s in cfg.seating)
         print(f"  deck {info.deck.name}, ranking {info.ranking.label}, seating {seating}")
+        if cfg.change_deck_each_game:
+            print("  a new deck for each game: betting closes only once the deck was changed")
         print(f"  dealer qualifies with: {qualifier}")
         for i, step in enumerate(game.script.describe(), 1):
             print(f"  {i}. {step}")

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller.inbound import commands_of
 from controller.messages import MESSAGE_MODELS
 from controller.topics import Topics
 
@@ -31,11 +32,22 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _schema(name: str, model: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = model.model_json_schema()
+    if name == "command":  # the commands each console may send, from the table's own roles
+        by_role = {role: commands_of(role) for role in ("seat", "dealer", "pit")}
+        schema["properties"]["command"]["description"] = (
+            "the command, by who sends it: "
+            + "; ".join(f"{role}: {', '.join(kinds)}" for role, kinds in by_role.items())
+        )
+        schema["properties"]["command"]["enum"] = sorted({k for ks in by_role.values() for k in ks})
+    return schema
+
+
 def schemas() -> dict[str, str]:
     """Every payload's JSON Schema as text, by file name."""
     return {
-        f"{name}.schema.json": json.dumps(model.model_json_schema(), indent=2, sort_keys=True)
-        + "\n"
+        f"{name}.schema.json": json.dumps(_schema(name, model), indent=2, sort_keys=True) + "\n"
         for name, model in MESSAGE_MODELS.items()
     }
 

@@ -17,6 +17,8 @@ from controller.events import (
     OpenTable,
     PlaceBet,
     Redeal,
+    SeatDisconnected,
+    SeatReturned,
     StartRound,
 )
 from controller.games import Seating
@@ -79,3 +81,23 @@ def test_the_watch_line_and_the_display_name_the_game_a_redeal_replaced() -> Non
     console = Console(width=120, record=True)
     console.print(render(state))
     assert "round P1-B-000002 (redeal of P1-A-000001)" in console.export_text()
+
+
+def test_history_names_a_seat_that_dropped_and_came_back_during_a_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = header_record("P1", "texas-poker", Seating.BOXES, ("box 1", "box 2"))
+    path = tmp_path / "t.sqlite"
+    runner = TableRunner.create(path, header, T0 - 60)
+    events: list[Event] = [
+        OpenTable(actor="pit:ann"),
+        StartRound(actor="dealer"),
+        SeatDisconnected(actor="system", seat="seat:3"),
+        SeatReturned(actor="system", seat="seat:3"),
+    ]
+    for n, event in enumerate(events):
+        runner.submit(event, T0 + n)
+    runner.close()
+    assert main(["history", "--journal", str(path), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [note.split()[:2] for note in row["seats"]] == [["seat:3", "away"], ["seat:3", "back"]]

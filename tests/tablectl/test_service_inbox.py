@@ -185,3 +185,18 @@ def test_stop_waits_for_an_input_handled_inline_and_refuses_new_ones(
     shoe.join(5)
     assert service.offer(Inbound("event", item=StartRound(actor="dealer"))) is False
     assert service.state.phase is Phase.IDLE
+
+
+def test_a_seats_presence_journals_its_disconnection_and_its_return(
+    service: TableService,
+) -> None:
+    presence = f"{service.topics.base}/seat/3/presence"
+    service.on_message(presence, b"online")  # a first connection is no return
+    service.on_message(presence, b"offline")
+    service.sync()
+    assert service.state.away == ("seat:3",)
+    service.on_message(presence, b"online")
+    service.sync()
+    assert service.state.away == ()
+    kinds = [e.record["kind"] for e in service.runner.journal.entries()]
+    assert [k for k in kinds if k.startswith("seat_")] == ["seat_disconnected", "seat_returned"]

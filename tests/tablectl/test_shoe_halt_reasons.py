@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cards import STANDARD_52, Card
-from controller.events import CardDrawn, NoMoreBets, OpenTable, PlaceBet, StartRound
+from controller.events import CardDrawn, ChangeDeck, NoMoreBets, OpenTable, PlaceBet, StartRound
 from controller.games import Seating
 from controller.games.rules import Spot
 from controller.table import Phase, TableState, fold, new_table
@@ -46,7 +46,11 @@ HEADER = header_record("H1", "casino-holdem", Seating.BOXES, ("box 1", "box 2", 
 
 def opening(cards: str) -> list[Any]:
     """Open, two boxes bet, betting closed, ``cards`` dealt (box 1, box 2, dealer, ...)."""
-    events: list[Any] = [OpenTable(actor="pit:ann"), StartRound(actor="dealer")]
+    events: list[Any] = [
+        OpenTable(actor="pit:ann"),
+        StartRound(actor="dealer"),
+        ChangeDeck(actor="dealer", deck_id="D-1"),  # a new deck for each game (seed 003)
+    ]
     for box, seat in (("box 1", "ann"), ("box 2", "bob")):
         events.append(PlaceBet(actor="dealer", hand=box, seat=seat, spot=Spot.ANTE,
                                amount=Fraction(10)))  # fmt: skip
