@@ -1162,12 +1162,15 @@ def _take_back(state: TableState, hand: str, seat: str, how_many: int | None, wh
 
 def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState, list[Action]]:
     rnd = _need(state, "close betting", Phase.BETTING)
-    if _deck_missing(state, rnd):
-        raise IllegalCommand(
-            "can't close betting: this game is dealt from a new deck each game and the deck was "
-            "not changed for this round; expected change_deck with the new deck's id (the "
-            "dealer or the pit manager), then no more bets; the bets stay as they are"
+    unchanged: list[Action] = []
+    if _deck_missing(state, rnd):  # prompted, flagged to the pit; never a stop of the table
+        message = (
+            f"round {rnd.round_id} is dealt without the deck change: "
+            f"{state.config.game.info.title} is dealt from a new deck each game and the deck "
+            "was not changed for this game; change the deck before the next round (the pit "
+            "manager may void this one)"
         )
+        unchanged.append(Action("alert", {"level": "warning", "message": message}))
     followed: list[Action] = []
     if state.config.rules >= 3:
         state, followed = _follow_owners(state, rnd, now)
@@ -1177,7 +1180,8 @@ def _no_more_bets(state: TableState, now: float, actor: str) -> tuple[TableState
     in_play = tuple(
         h for h in state.config.hands if any(s.hand == h and s.bets for s in rnd.stakes)
     )
-    actions = [*followed, Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]
+    actions = [*unchanged, *followed,
+               Action("no_more_bets", {"round_id": rnd.round_id, "by": actor})]  # fmt: skip
     if not in_play:
         state = _evolve(state, phase=Phase.IDLE, round=None, deck_fresh=rnd.deck_changed,
                         last_round=((rnd.round_id, "no bets"),))  # fmt: skip
@@ -1712,7 +1716,7 @@ def _deck_required(state: TableState) -> bool:
 
 
 def _deck_missing(state: TableState, rnd: Round) -> bool:
-    """Whether betting may not close yet: bets wait for the deck change of this game."""
+    """Whether this round, with bets on it, has not had the deck change its game requires."""
     return _deck_required(state) and not rnd.deck_changed and any(s.bets for s in rnd.stakes)
 
 
@@ -1732,11 +1736,6 @@ def _change_deck(
     if required and state.phase is Phase.BETTING and rnd is not None:
         rnd = _evolve(rnd, deck_changed=True)
         state = _evolve(state, deck_id=event.deck_id, round=rnd)
-        timed_out = bool(state.config.betting_seconds) and rnd.betting_deadline is None
-        if any(s.bets for s in rnd.stakes) and (timed_out or (rnd.ready and not _waiting(rnd))):
-            # the betting time ran out, or every seat pressed Deal, while the deck was awaited
-            state, more = _no_more_bets(state, now, event.actor)
-            return state, [changed, *more]
         return state, [changed, _phase_action(state)]
     _need_phase(state, "change the deck", Phase.IDLE, Phase.CLOSED)
     state = _evolve(state, deck_id=event.deck_id, deck_fresh=True)
@@ -1796,13 +1795,6 @@ def _close_when_ready(
         return state, actions
     if not any(s.bets for s in rnd.stakes):
         return state, actions
-    if _deck_missing(state, rnd):
-        message = (
-            "every seat with a bet pressed Deal: change the deck for this game; the deal "
-            "begins as soon as it is changed"
-        )
-        alert = {"level": "warning", "audience": "dealer", "message": message}
-        return state, [*actions, Action("alert", alert)]
     state, more = _no_more_bets(state, now, actor)
     return state, actions + more
 
@@ -2118,14 +2110,6 @@ def _timers(state: TableState, now: float) -> tuple[TableState, list[Action]]:
         and rnd.betting_deadline is not None
         and now >= rnd.betting_deadline
     ):
-        if _deck_missing(state, rnd):  # betting stays open, without a timer, for the deck
-            state = _evolve(state, round=_evolve(rnd, betting_deadline=None))
-            message = (
-                "the betting time is over but the deck was not changed for this game: change "
-                "the deck; betting closes as soon as it is changed (the bets stay)"
-            )
-            alert = {"level": "warning", "audience": "dealer", "message": message}
-            return state, [Action("alert", alert), _phase_action(state)]
         return _no_more_bets(state, now, "timer")
     if (
         state.phase is Phase.DECIDING

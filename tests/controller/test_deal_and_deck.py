@@ -77,17 +77,21 @@ def test_games_without_a_deal_button_refuse_it_and_old_rules_too() -> None:
         assert "no Deal button" in refused(c.send(SeatDeal(actor="seat:1", seat="seat:1")))
 
 
-def test_seed_003_betting_closes_only_after_the_deck_change_of_the_game() -> None:
+def _unchanged_alert(out: list) -> str:  # type: ignore[type-arg]
+    found = [a.data["message"] for a in out if a.kind == "alert" and "deck change" in str(a.data)]
+    return found[0] if found else ""
+
+
+def test_seed_003_the_deck_change_is_asked_for_and_a_round_without_it_is_flagged() -> None:
     c = studio("casino-holdem")
     c.fresh_decks = False  # the deck is changed by hand here
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 10)
-    reason = refused(c.send(NoMoreBets(actor="dealer")))
-    assert "the deck was not changed for this round" in reason
-    assert c.state.phase is Phase.BETTING and "change the deck" in c.state.next_due
+    assert "change the deck" in c.state.next_due
     c.send(ChangeDeck(actor="dealer", deck_id="D-1"))
-    c.send(NoMoreBets(actor="dealer"))
-    assert c.state.phase is Phase.DEALING
+    assert "change the deck" not in c.state.next_due
+    out = c.send(NoMoreBets(actor="dealer"))
+    assert c.state.phase is Phase.DEALING and not _unchanged_alert(out)
 
 
 def test_seed_003_a_deck_changed_between_rounds_serves_one_game_only() -> None:
@@ -96,25 +100,25 @@ def test_seed_003_a_deck_changed_between_rounds_serves_one_game_only() -> None:
     c.send(ChangeDeck(actor="dealer", deck_id="D-1"))
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 10)
-    c.send(NoMoreBets(actor="dealer"))
+    assert not _unchanged_alert(c.send(NoMoreBets(actor="dealer")))
     assert c.state.phase is Phase.DEALING
     c.send(VoidRound(actor="pit:ann", reason="demo"))
     assert "change the deck" in c.state.next_due
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 10)
-    assert "not changed" in refused(c.send(NoMoreBets(actor="dealer")))
+    alert = _unchanged_alert(c.send(NoMoreBets(actor="dealer")))
+    assert "dealt without the deck change" in alert and "may void" in alert
+    assert c.state.phase is Phase.DEALING  # flagged, never a stop: the players are dealt
 
 
-def test_seed_003_the_betting_timer_waits_for_the_deck_and_nothing_is_lost() -> None:
+def test_seed_003_a_forgotten_deck_never_holds_the_betting_timer() -> None:
     c = studio("casino-holdem", betting_seconds=10.0)
     c.fresh_decks = False  # the deck is changed by hand here
     c.send(StartRound(actor="dealer"))
     c.bet("player", "seat:1", "ante", 10)
     out = c.send(Tick(actor="timer"), after=20)
-    assert c.state.phase is Phase.BETTING
-    assert any(a.kind == "alert" and "deck was not changed" in a.data["message"] for a in out)
-    c.send(ChangeDeck(actor="dealer", deck_id="D-1"))
-    assert c.state.phase is Phase.DEALING  # the time had run out: betting closes at once
+    assert c.state.phase is Phase.DEALING
+    assert "dealt without the deck change" in _unchanged_alert(out)
 
 
 def test_other_games_keep_the_pit_managers_deck_change_between_rounds() -> None:
