@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from config.camera import DEFAULT_ZONES, load_zones
+from controller.errors import CameraError
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
@@ -68,6 +69,39 @@ def register(subparsers: Any) -> None:
     rec.add_argument("--json", action="store_true", help="one JSON object per image and line")
     rec.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated images")
     rec.set_defaults(run=run_recognize)
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="measure how well labelled photographs are read: recall, precision, misreads",
+        description=(
+            "Recognise every image a labels CSV lists ('file,cards', e.g. 'as.jpg,AS' or "
+            "'table.jpg,2C 7C TC'; the cards listed are the ones readable on the image) and "
+            "print the share of listed cards read right (recall), the share of reads that "
+            "were right (precision), the confident-wrong reads (a read of a card the label "
+            "does not list), the listed cards left unknown or not found at all, overall and "
+            "by subset (--by COLUMN of a --meta CSV with a 'file' column), with the list of "
+            "misreads and misses."
+        ),
+    )
+    ev.add_argument("--images", type=Path, required=True, metavar="DIR",
+                    help="the folder the labels' file names are relative to")  # fmt: skip
+    ev.add_argument("--labels", type=Path, required=True, action="append", metavar="CSV",
+                    help="a 'file,cards' CSV (may be given several times)")  # fmt: skip
+    ev.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
+    ev.add_argument(
+        "--by", action="append", default=[], metavar="COLUMN",
+        help="also count by this column of the --meta CSV (may be repeated)",
+    )  # fmt: skip
+    ev.add_argument(
+        "--meta", type=Path, metavar="CSV", help="a CSV with 'file' and the --by columns"
+    )
+    ev.add_argument(
+        "--only", action="append", default=[], metavar="COLUMN=VALUE[,VALUE]",
+        help="evaluate only the images whose --meta column has one of the values",
+    )  # fmt: skip
+    ev.add_argument("--no-misses", action="store_true", help="leave the list of cards not read out")
+    ev.add_argument("--json", action="store_true", help="one JSON object with every figure")
+    ev.set_defaults(run=run_evaluate)
 
     zon = sub.add_parser(
         "zones",
@@ -145,6 +179,42 @@ def run_recognize(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             if report is not None:
                 report(done, len(args.images))
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Evaluate the recognizer on labelled images and print the figures."""
+    from drivers.camera.evaluate import evaluate, group_name, read_labels, read_meta
+
+    columns = list(dict.fromkeys(args.by))
+    wanted: dict[str, set[str]] = {}
+    for spec in args.only:
+        column, sep, values = spec.partition("=")
+        if not sep or not column or not values:
+            raise CameraError(
+                f"--only {spec!r}: expected COLUMN=VALUE or COLUMN=VALUE,VALUE "
+                "(e.g. deck=deck-A,deck-C)"
+            )
+        wanted.setdefault(column, set()).update(group_name(v) for v in values.split(","))
+    if (columns or wanted) and args.meta is None:
+        raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
+    meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
+    labels = read_labels(args.labels)
+    recognizer = Recognizer(_profile(args.profile))
+
+    def only(name: str) -> bool:
+        return all(meta[c].get(name, "(none)") in values for c, values in wanted.items())
+
+    with Bars() as bars:
+        result = evaluate(
+            args.images, labels, recognizer.recognize,
+            meta={c: meta[c] for c in columns}, only=only if wanted else None,
+            progress=bars.bar("evaluating", "images"),
+        )  # fmt: skip
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.report(misses=not args.no_misses))
     return 0
 
 
