@@ -329,6 +329,13 @@ def card_mask(frame: Image) -> Image:
     return paper_and_value(frame)[0]
 
 
+#: smooth areas at least this saturated (HSV, 0-255) covering TINTED_SHARE of the frame are
+#: a tinted table; paper on it is less than PAPER_TINT as saturated
+TINTED_TABLE = 30
+TINTED_SHARE = 0.15
+PAPER_TINT = 0.35
+
+
 def paper_and_value(frame: Image) -> tuple[Image, Image]:
     """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
     h, w = frame.shape[:2]
@@ -350,15 +357,141 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
     coloured_table = cv2.resize(
         (table_s > 80).astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_NEAREST
     )
+    # on a tinted table (light wood, a beige cloth: too pale for ``coloured_table``) paper
+    # is told by its lack of colour even where it is no brighter than the table (a shaded
+    # card): near smooth areas TINTED_TABLE to 80 saturated (within a third of the frame's
+    # shorter side), paper is less than PAPER_TINT as saturated as the most saturated
+    smooth_s = cv2.medianBlur(np.ascontiguousarray(small[:, :, 1]), 5)
+    tinted = cv2.inRange(smooth_s, TINTED_TABLE, 80)
+    paler = None
+    if cv2.countNonZero(tinted) >= TINTED_SHARE * smooth_s.size:
+        reach = max(3, min(smooth_s.shape) // 3 | 1)
+        tint = cv2.dilate(cv2.bitwise_and(smooth_s, tinted), np.ones((reach, reach), np.uint8))
+        limit = cv2.resize(
+            (tint * PAPER_TINT).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR
+        )
+        paler = cv2.compare(s, limit, cv2.CMP_LT)
     low_sat = cv2.threshold(s, 70, 255, cv2.THRESH_BINARY_INV)[1]
     lit = cv2.threshold(v, 70, 255, cv2.THRESH_BINARY)[1]
     bright = cv2.bitwise_or(cv2.compare(v, brighter_than, cv2.CMP_GT), coloured_table)
+    if paler is not None:
+        bright = cv2.bitwise_or(bright, paler)
     mask = cv2.bitwise_and(cv2.bitwise_and(low_sat, lit), bright)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return np.asarray(mask, np.uint8), np.asarray(v, np.uint8)
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
+
+#: Canny's hysteresis thresholds for the edges that bound paper on a table as light as it
+EDGE_LOW, EDGE_HIGH = 20, 50
+
+
+def edge_quads(
+    frame: Image,
+    *,
+    min_area: float,
+    min_side: float = 10.0,
+    known: Sequence[NDArray[np.float64] | NDArray[np.int32]] = (),
+) -> list[NDArray[np.float64]]:
+    """Card-shaped quadrilaterals outlined by brightness edges, for a table as light as
+    paper (light wood, a white desk), where paper is not brighter than the table but its
+    outline is still an edge.
+
+    Edges are Canny's on the lightly blurred grey frame, thickened by a pixel. Two kinds of
+    candidates: the regions the edges enclose (a card's face, its pips holes in it), and the
+    convex hull of each connected run of edges (a card's outline with a gap where its edge
+    is faint). Each candidate's quadrilateral must run along edges on all four sides
+    (:data:`EDGE_SUPPORT` of each side), hold mostly lit, unsaturated paper, lie clear of
+    the frame's border and fill at most half the frame. The edges inside the ``known``
+    outlines (cards already found) are not looked at.
+    """
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    if known:
+        done = np.zeros((h, w), np.uint8)
+        for outline in known:
+            cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
+        edges[cv2.dilate(done, _SQUARE, iterations=2) > 0] = 0
+    thick = cv2.dilate(edges, _SQUARE)
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    paper = cv2.bitwise_and(
+        cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
+        cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
+    )
+    hulls: list[NDArray[np.float64]] = []
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
+    area = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((area >= min_area) & (area <= 0.5 * w * h)):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue
+        region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
+        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if found:
+            outline = max(found, key=cv2.contourArea) + np.array([x, y], np.int32)
+            hulls.append(cv2.convexHull(outline).reshape(-1, 2).astype(np.float64))
+    curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for curve in curves:
+        hull = cv2.convexHull(curve)
+        if min_area <= cv2.contourArea(hull) <= 0.5 * w * h:
+            hulls.append(hull.reshape(-1, 2).astype(np.float64))
+    near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    out: list[NDArray[np.float64]] = []
+    for hull in hulls:
+        found_quad = _hull_quad(hull)
+        if found_quad is None:
+            continue
+        quad = _order(found_quad)
+        if not _edge_card(quad, near, paper, min_area, min_side):
+            continue
+        centre = quad.mean(axis=0)
+        if any(np.hypot(*(q.mean(axis=0) - centre)) < 0.2 * _sides(q).min() for q in out):
+            continue  # the same card twice (its region and its outline)
+        out.append(quad)
+    return out
+
+
+#: a frame at least this bright (the median HSV value) may be a table as light as paper,
+#: where cards are also looked for by their edges
+LIGHT_TABLE = 110
+
+#: the share of each side of a quadrilateral found from edges that must run along an edge,
+#: and the share of its inside that must be paper (lit and unsaturated)
+EDGE_SUPPORT = 0.7
+EDGE_PAPER = 0.75
+
+
+def _edge_card(
+    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+) -> bool:
+    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
+    edges on every side and holds mostly paper."""
+    h, w = near.shape[:2]
+    if quad[:, 0].min() < 1 or quad[:, 1].min() < 1:
+        return False
+    if quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2:
+        return False
+    sides = _sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(a, b) / max(a, b) < 0.45 or sides.min() < min_side:
+        return False
+    if cv2.contourArea(quad.astype(np.float32)) < min_area:
+        return False
+    t = np.linspace(0.1, 0.9, 24)
+    start, step = quad, np.roll(quad, -1, axis=0) - quad
+    pts = start[:, None, :] + t[None, :, None] * step[:, None, :]  # (4, 24, 2)
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    if (near[ys, xs] > 0).mean(axis=1).min() < EDGE_SUPPORT:
+        return False
+    x, y, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
+    box = np.zeros((bh, bw), np.uint8)
+    cv2.fillConvexPoly(box, np.round(quad - [x, y]).astype(np.int32), 255)
+    inside = cv2.countNonZero(box)
+    held = cv2.countNonZero(cv2.bitwise_and(box, paper[y : y + bh, x : x + bw]))
+    return held >= EDGE_PAPER * max(1, inside)
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -593,6 +726,27 @@ def _overlap(contour: NDArray[np.int32], quad: NDArray[np.float64]) -> float:
     inter = cv2.countNonZero(cv2.bitwise_and(a, b))
     union = cv2.countNonZero(cv2.bitwise_or(a, b))
     return inter / union if union else 0.0
+
+
+def _drop_holders(
+    quads: list[NDArray[np.float64]], loose: list[NDArray[np.int32] | None]
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
+    """The quadrilaterals without those that hold the centres of two or more others: a
+    stretch of table as pale as paper that holds cards, not a card."""
+    if len(quads) < 3:
+        return quads, loose
+    centres = [(float(x), float(y)) for x, y in (q.mean(axis=0) for q in quads)]
+    keep = []
+    for i, quad in enumerate(quads):
+        outline = quad.astype(np.float32)
+        held = sum(
+            cv2.pointPolygonTest(outline, c, False) > 0 for j, c in enumerate(centres) if j != i
+        )
+        keep.append(held < 2)
+    return (
+        [q for q, k in zip(quads, keep, strict=True) if k],
+        [o for o, k in zip(loose, keep, strict=True) if k],
+    )
 
 
 def find_quads(mask: Image, *, min_area: float = 600.0) -> list[NDArray[np.float64]]:
@@ -1127,6 +1281,8 @@ class Recognizer:
         out = []
         mask, value = paper_and_value(small)
         quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+        quads, loose = self._add_edge_quads(small, quads, outlines, loose, min_area, factor)
+        quads, loose = _drop_holders(quads, loose)
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
         # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
         full = [(found + 0.5) * scale - 0.5 for found in quads]
@@ -1149,6 +1305,36 @@ class Recognizer:
             out += self._read_blobs(frame, mask, clean, blobs, scale)
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
+
+    def _add_edge_quads(
+        self,
+        small: Image,
+        quads: list[NDArray[np.float64]],
+        outlines: list[NDArray[np.int32]],
+        loose: list[NDArray[np.int32] | None],
+        min_area: float,
+        factor: int,
+    ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
+        """The paper test's quads, and on a light table (its typical brightness at least
+        :data:`LIGHT_TABLE`, its saturation no more than 80) the card shapes of
+        :func:`edge_quads` that lie in none of its quads or blobs (cards on a table as
+        light as paper)."""
+        # a card too small to read is not looked for by its edges alone
+        sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
+        if np.median(sample[:, 2]) < LIGHT_TABLE or np.median(sample[:, 1]) > 80:
+            return quads, loose  # paper is brighter than a darker table, paler than felt
+        taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
+        found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=taken)
+        if not found:
+            return quads, loose
+        out, out_loose = list(quads), list(loose)
+        for quad in found:
+            cx, cy = (float(v) for v in quad.mean(axis=0))
+            if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
+                continue
+            out.append(quad)
+            out_loose.append(None)
+        return out, out_loose
 
     def _read_blobs(
         self,

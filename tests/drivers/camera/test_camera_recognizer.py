@@ -27,6 +27,7 @@ from simulators.camera.scene import (
     deal_layout,
     random_options,
     render_scene,
+    scatter_cards,
 )
 
 
@@ -279,3 +280,27 @@ def test_overlapping_box_cards_are_read_from_their_corners_or_counted_unknown(
     # this size (cards 72 pixels wide, some under 70 pixels of effective width, where no
     # black suit is read from the index) its suit symbol is small: most are left unknown
     assert read >= 0.25 * total
+
+
+@pytest.mark.parametrize(
+    ("table", "at_least"),
+    [((215, 215, 212), 24), ((150, 190, 215), 30), ((170, 200, 220), 30)],
+    ids=["light-grey-desk", "light-wood", "pale-wood"],
+)
+def test_cards_on_a_table_as_light_as_paper_are_found(
+    table: tuple[int, int, int], at_least: int, recognizer: Recognizer
+) -> None:
+    # paper is not 1.25 times brighter than such a table: the cards are found by their
+    # edges (a grey desk) or by their lack of colour (wood)
+    rng = random.Random(3)
+    right = wrong = 0
+    for k in range(4):
+        options = SceneOptions(felt=table, card_width=0.09, gradient=0.2)
+        placements = scatter_cards(STANDARD_52.shuffled(rng)[:8], rng, options=options)
+        frame = render_scene(placements, options, seed=k)
+        truth = {p.card for p in placements}
+        for det in recognizer.recognize(frame.image).cards:
+            right += det.card in truth
+            wrong += det.card not in truth
+    assert wrong == 0
+    assert right >= at_least
