@@ -41,6 +41,7 @@ __all__ = [
     "SMALL_SUIT_SIDE",
     "FrameRecognition",
     "IndexRead",
+    "Located",
     "Quad",
     "Recognition",
     "Recognizer",
@@ -52,6 +53,7 @@ __all__ = [
     "find_quads",
     "find_shapes",
     "index_patches",
+    "locate",
     "measure_quads",
     "needed_margins",
     "paper_and_value",
@@ -1037,6 +1039,85 @@ _RED = frozenset({int(Suit.HEARTS), int(Suit.DIAMONDS)})
 _BLACK = frozenset({int(Suit.CLUBS), int(Suit.SPADES)})
 
 
+def _add_edge_quads(
+    small: Image,
+    quads: list[NDArray[np.float64]],
+    outlines: list[NDArray[np.int32]],
+    loose: list[NDArray[np.int32] | None],
+    min_area: float,
+    factor: int,
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
+    """The paper test's quads, and on a light table (its typical brightness at least
+    :data:`LIGHT_TABLE`, its saturation no more than 80) the card shapes of
+    :func:`edge_quads` that lie in none of its quads or blobs (cards on a table as
+    light as paper)."""
+    # a card too small to read is not looked for by its edges alone
+    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    if np.median(sample[:, 2]) < LIGHT_TABLE or np.median(sample[:, 1]) > 80:
+        return quads, loose  # paper is brighter than a darker table, paler than felt
+    taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
+    found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=taken)
+    if not found:
+        return quads, loose
+    out, out_loose = list(quads), list(loose)
+    for quad in found:
+        cx, cy = (float(v) for v in quad.mean(axis=0))
+        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
+            continue
+        out.append(quad)
+        out_loose.append(None)
+    return out, out_loose
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """The card outlines found on a frame, as :func:`locate` finds them."""
+
+    mask: Image  # the paper mask of the shrunk frame
+    scale: NDArray[np.float64]  # frame pixels per shrunk pixel (x, y)
+    quads: list[NDArray[np.float64]]  # card quadrilaterals on the shrunk frame
+    outlines: list[NDArray[np.int32]]  # other paper blobs (cards overlapping), shrunk frame
+    loose: list[NDArray[np.int32] | None]  # per quad: its outline when paper fills it loosely
+    full: list[NDArray[np.float64]]  # the quads in frame pixels, edges measured
+    measured: list[NDArray[np.bool_]]  # per quad: which sides were measured
+
+    def cards(self, *, loose: bool = False) -> list[NDArray[np.float64]]:
+        """The clean card outlines in frame pixels (largest first); with ``loose``, also
+        those that paper fills loosely (they may hold two cards)."""
+        clean = [q for q, o in zip(self.full, self.loose, strict=True) if loose or o is None]
+        return sorted(clean, key=lambda q: -abs(cv2.contourArea(q.astype(np.float32))))
+
+
+def locate(frame: Image) -> Located:
+    """Find the card outlines on a frame: shrunk by a whole factor to at most
+    :data:`DETECTION_SIZE` pixels (any size of frame, never refused), paper found by
+    :func:`paper_and_value` and :func:`find_shapes`, on a light table also by
+    :func:`edge_quads`, then each outline's edges measured at full resolution. The
+    recognizer and calibration both find cards this way."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}")
+    h, w = frame.shape[:2]
+    factor = -(-max(w, h) // DETECTION_SIZE)  # a whole factor: fast, alias-free shrinking
+    small = (
+        frame
+        if factor == 1
+        else np.asarray(
+            cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA),
+            np.uint8,
+        )
+    )
+    scale = np.array([w / small.shape[1], h / small.shape[0]])
+    min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
+    mask, value = paper_and_value(small)
+    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+    quads, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, loose = _drop_holders(quads, loose)
+    # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
+    full = [(found + 0.5) * scale - 0.5 for found in quads]
+    full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
+    return Located(mask, scale, quads, outlines, loose, full, measured)
+
+
 class Recognizer:
     """Reads cards from frames with one deck profile; assigns zones when given a layout.
 
@@ -1262,31 +1343,18 @@ class Recognizer:
 
     def recognize(self, frame: Image) -> FrameRecognition:
         """All card-shaped objects on ``frame`` (BGR, uint8), each read, left unknown or a back."""
-        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-            raise ValueError(
-                f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}"
-            )
         h, w = frame.shape[:2]
-        factor = -(-max(w, h) // DETECTION_SIZE)  # a whole factor: fast, alias-free shrinking
-        small = (
-            frame
-            if factor == 1
-            else np.asarray(
-                cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA),
-                np.uint8,
-            )
+        found = locate(frame)
+        quads, outlines, loose, full, measured = (
+            found.quads,
+            found.outlines,
+            found.loose,
+            found.full,
+            found.measured,
         )
-        scale = np.array([w / small.shape[1], h / small.shape[0]])
-        min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
+        mask, scale = found.mask, found.scale
         out = []
-        mask, value = paper_and_value(small)
-        quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
-        quads, loose = self._add_edge_quads(small, quads, outlines, loose, min_area, factor)
-        quads, loose = _drop_holders(quads, loose)
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
-        # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
-        full = [(found + 0.5) * scale - 0.5 for found in quads]
-        full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
         for quad, outline, sides in zip(full, loose, measured, strict=True):
             # an outline that may hold two cards, or whose edges could not all be measured
             # (its index corners may be misplaced), is read with one corner's margins
@@ -1305,36 +1373,6 @@ class Recognizer:
             out += self._read_blobs(frame, mask, clean, blobs, scale)
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
-
-    def _add_edge_quads(
-        self,
-        small: Image,
-        quads: list[NDArray[np.float64]],
-        outlines: list[NDArray[np.int32]],
-        loose: list[NDArray[np.int32] | None],
-        min_area: float,
-        factor: int,
-    ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
-        """The paper test's quads, and on a light table (its typical brightness at least
-        :data:`LIGHT_TABLE`, its saturation no more than 80) the card shapes of
-        :func:`edge_quads` that lie in none of its quads or blobs (cards on a table as
-        light as paper)."""
-        # a card too small to read is not looked for by its edges alone
-        sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
-        if np.median(sample[:, 2]) < LIGHT_TABLE or np.median(sample[:, 1]) > 80:
-            return quads, loose  # paper is brighter than a darker table, paler than felt
-        taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
-        found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=taken)
-        if not found:
-            return quads, loose
-        out, out_loose = list(quads), list(loose)
-        for quad in found:
-            cx, cy = (float(v) for v in quad.mean(axis=0))
-            if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
-                continue
-            out.append(quad)
-            out_loose.append(None)
-        return out, out_loose
 
     def _read_blobs(
         self,
