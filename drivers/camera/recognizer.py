@@ -404,8 +404,9 @@ def edge_quads(
     candidates: the regions the edges enclose (a card's face, its pips holes in it), and the
     convex hull of each connected run of edges (a card's outline with a gap where its edge
     is faint). Each candidate's quadrilateral must run along edges on all four sides
-    (:data:`EDGE_SUPPORT` of each side), hold mostly lit, unsaturated paper, lie clear of
-    the frame's border and fill at most half the frame. The edges inside the ``known``
+    (:data:`EDGE_SUPPORT` of each side; each side is first fitted to its own outline
+    points), hold mostly lit, unsaturated paper, lie clear of the frame's border and fill at
+    most 95 % of the frame (a card photographed close). The edges inside the ``known``
     outlines (cards already found) are not looked at.
     """
     h, w = frame.shape[:2]
@@ -422,36 +423,42 @@ def edge_quads(
         cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
         cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
     )
-    hulls: list[NDArray[np.float64]] = []
+    hulls: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []  # hull, outline
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
     area = stats[:, cv2.CC_STAT_AREA]
-    for i in np.flatnonzero((area >= min_area) & (area <= 0.5 * w * h)):
+    for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * w * h)):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
         if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
             continue
         region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
-        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if found:
             outline = max(found, key=cv2.contourArea) + np.array([x, y], np.int32)
-            hulls.append(cv2.convexHull(outline).reshape(-1, 2).astype(np.float64))
-    curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
+            hulls.append((hull, outline.reshape(-1, 2).astype(np.float64)))
+    curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for curve in curves:
         hull = cv2.convexHull(curve)
-        if min_area <= cv2.contourArea(hull) <= 0.5 * w * h:
-            hulls.append(hull.reshape(-1, 2).astype(np.float64))
+        if min_area <= cv2.contourArea(hull) <= 0.95 * w * h:
+            hulls.append((hull.reshape(-1, 2).astype(np.float64), curve.reshape(-1, 2) * 1.0))
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    # the hulls' four longest edges first; then, where those do not run along the edges (a
+    # rounded corner can tilt a hull's edge), each side fitted to its own outline points
+    first = [(_order(q), points) for hull, points in hulls if (q := _hull_quad(hull)) is not None]
+    second = []
     out: list[NDArray[np.float64]] = []
-    for hull in hulls:
-        found_quad = _hull_quad(hull)
-        if found_quad is None:
-            continue
-        quad = _order(found_quad)
-        if not _edge_card(quad, near, paper, min_area, min_side):
-            continue
-        centre = quad.mean(axis=0)
-        if any(np.hypot(*(q.mean(axis=0) - centre)) < 0.2 * _sides(q).min() for q in out):
-            continue  # the same card twice (its region and its outline)
-        out.append(quad)
+    for quads in (first, second):
+        for quad, points in quads:
+            if not _edge_card(quad, near, paper, min_area, min_side):
+                if quads is first:
+                    second.append((_refine(quad, points), points))
+                continue
+            centre, size = quad.mean(axis=0), _sides(quad).min()
+            if any(
+                np.hypot(*(q.mean(axis=0) - centre)) < 0.2 * min(size, _sides(q).min()) for q in out
+            ):
+                continue  # the same card twice (its region and its outline)
+            out.append(quad)
     return out
 
 
@@ -463,6 +470,20 @@ LIGHT_TABLE = 110
 #: and the share of its inside that must be paper (lit and unsaturated)
 EDGE_SUPPORT = 0.7
 EDGE_PAPER = 0.75
+
+
+_ALONG = np.linspace(0.1, 0.9, 24)
+
+
+def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
+    """The least share of a side of the quadrilateral that runs along an edge (``near``:
+    the edges thickened)."""
+    h, w = near.shape[:2]
+    step = np.roll(quad, -1, axis=0) - quad
+    pts = quad[:, None, :] + _ALONG[None, :, None] * step[:, None, :]  # (4, 24, 2)
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    return float((near[ys, xs] > 0).mean(axis=1).min())
 
 
 def _edge_card(
@@ -481,12 +502,7 @@ def _edge_card(
         return False
     if cv2.contourArea(quad.astype(np.float32)) < min_area:
         return False
-    t = np.linspace(0.1, 0.9, 24)
-    start, step = quad, np.roll(quad, -1, axis=0) - quad
-    pts = start[:, None, :] + t[None, :, None] * step[:, None, :]  # (4, 24, 2)
-    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    if (near[ys, xs] > 0).mean(axis=1).min() < EDGE_SUPPORT:
+    if _edge_support(quad, near) < EDGE_SUPPORT:
         return False
     x, y, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
     box = np.zeros((bh, bw), np.uint8)
@@ -1046,27 +1062,39 @@ def _add_edge_quads(
     loose: list[NDArray[np.int32] | None],
     min_area: float,
     factor: int,
-) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
     """The paper test's quads, and on a light table (its typical brightness at least
     :data:`LIGHT_TABLE`, its saturation no more than 80) the card shapes of
-    :func:`edge_quads` that lie in none of its quads or blobs (cards on a table as
-    light as paper)."""
-    # a card too small to read is not looked for by its edges alone
+    :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
+    light as paper); and its blobs, less those that lie inside a card found by its edges
+    (the rim of a close card's paper against the table)."""
     sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
     if np.median(sample[:, 2]) < LIGHT_TABLE or np.median(sample[:, 1]) > 80:
-        return quads, loose  # paper is brighter than a darker table, paler than felt
-    taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
-    found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=taken)
+        return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
+    clean = [q.astype(np.float32) for q, o in zip(quads, loose, strict=True) if o is None]
+    # a card too small to read is not looked for by its edges alone
+    found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean)
     if not found:
-        return quads, loose
-    out, out_loose = list(quads), list(loose)
+        return quads, outlines, loose
+    taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
+    out, out_loose, added = list(quads), list(loose), []
     for quad in found:
         cx, cy = (float(v) for v in quad.mean(axis=0))
         if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
             continue
         out.append(quad)
         out_loose.append(None)
-    return out, out_loose
+        added.append(quad.astype(np.float32))
+    kept = [
+        o
+        for o in outlines
+        if not any(
+            cv2.pointPolygonTest(q, tuple(float(v) for v in o.reshape(-1, 2).mean(axis=0)), False)
+            >= 0
+            for q in added
+        )
+    ]
+    return out, kept, out_loose
 
 
 @dataclass(frozen=True, slots=True)
@@ -1110,7 +1138,7 @@ def locate(frame: Image) -> Located:
     min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
     mask, value = paper_and_value(small)
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
-    quads, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
     quads, loose = _drop_holders(quads, loose)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]

@@ -19,6 +19,7 @@ from drivers.camera.recognizer import (
     needed_margins,
 )
 from simulators.camera.accuracy import measure, rendered_frames
+from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
 from simulators.camera.scene import (
     FELTS,
@@ -304,3 +305,23 @@ def test_cards_on_a_table_as_light_as_paper_are_found(
             wrong += det.card not in truth
     assert wrong == 0
     assert right >= at_least
+
+
+@pytest.mark.parametrize("height", [128, 400])
+def test_a_card_filling_the_frame_is_found(height: int, recognizer: Recognizer) -> None:
+    # a close-up: the card fills the frame but for a thin strip of table (3 % of its size)
+    for sample in render_deck(FaceStyle(), card_px=300, seed=1)[::4]:
+        hsv = cv2.cvtColor(sample.image, cv2.COLOR_BGR2HSV)
+        ys, xs = np.nonzero((hsv[:, :, 1] < 70) & (hsv[:, :, 2] > 150))
+        mx, my = round(0.03 * (xs.max() - xs.min())), round(0.03 * (ys.max() - ys.min()))
+        crop = sample.image[ys.min() - my : ys.max() + my, xs.min() - mx : xs.max() + mx]
+        f = height / crop.shape[0]
+        crop = np.ascontiguousarray(
+            cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        )
+        found = recognizer.recognize(crop).detections
+        assert len(found) == 1, sample.card
+        cx, cy = found[0].centre
+        assert abs(cx - crop.shape[1] / 2) < 0.05 * crop.shape[1], sample.card
+        assert abs(cy - crop.shape[0] / 2) < 0.05 * crop.shape[0], sample.card
+        assert found[0].card in (None, sample.card)
