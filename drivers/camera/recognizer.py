@@ -412,11 +412,12 @@ def edge_quads(
     h, w = frame.shape[:2]
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    done = np.zeros((h, w), np.uint8)
     if known:
-        done = np.zeros((h, w), np.uint8)
         for outline in known:
             cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
-        edges[cv2.dilate(done, _SQUARE, iterations=2) > 0] = 0
+        done = cv2.dilate(done, _SQUARE, iterations=2)
+        edges[done > 0] = 0
     thick = cv2.dilate(edges, _SQUARE)
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     paper = cv2.bitwise_and(
@@ -442,9 +443,18 @@ def edge_quads(
         if min_area <= cv2.contourArea(hull) <= 0.95 * w * h:
             hulls.append((hull.reshape(-1, 2).astype(np.float64), curve.reshape(-1, 2) * 1.0))
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+
     # the hulls' four longest edges first; then, where those do not run along the edges (a
     # rounded corner can tilt a hull's edge), each side fitted to its own outline points
-    first = [(_order(q), points) for hull, points in hulls if (q := _hull_quad(hull)) is not None]
+    def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
+        cx, cy = np.clip(hull.mean(axis=0).round().astype(int), 0, (w - 1, h - 1))
+        return not done[cy, cx]
+
+    first = [
+        (_order(q), points)
+        for hull, points in hulls
+        if fresh(hull) and (q := _hull_quad(hull)) is not None
+    ]
     second = []
     out: list[NDArray[np.float64]] = []
     for quads in (first, second):
@@ -1138,6 +1148,7 @@ def locate(frame: Image) -> Located:
     min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
     mask, value = paper_and_value(small)
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+    quads, loose = _drop_holders(quads, loose)
     quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
     quads, loose = _drop_holders(quads, loose)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
