@@ -332,12 +332,13 @@ def annotate(refusal: Refusal, width: int = 1000) -> Image:
         else:
             line = f"{line} {word}".strip()
     lines.append(line)
+    height = 22 * len(lines) + 8
+    out[:height] = (out[:height] * 0.3).astype(np.uint8)  # a dark band under the words
     for i, text in enumerate(lines):
-        y = 22 + 22 * i
-        cv2.putText(out, text, (8, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 4, cv2.LINE_AA)
         cv2.putText(
-            out, text, (8, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 1, cv2.LINE_AA
-        )
+            out, text, (8, 22 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 1,
+            cv2.LINE_AA,
+        )  # fmt: skip
     return np.asarray(out, np.uint8)
 
 

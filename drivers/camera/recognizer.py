@@ -1074,12 +1074,14 @@ def _add_edge_quads(
     factor: int,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
     """The paper test's quads, and on a light table (its typical brightness at least
-    :data:`LIGHT_TABLE`, its saturation no more than 80) the card shapes of
+    :data:`LIGHT_TABLE`, its saturation no more than 80) or where the paper test found no
+    clean card at all (a glare running into the only card) the card shapes of
     :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
     light as paper); and its blobs, less those that lie inside a card found by its edges
     (the rim of a close card's paper against the table)."""
     sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    if np.median(sample[:, 2]) < LIGHT_TABLE or np.median(sample[:, 1]) > 80:
+    light = np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80
+    if not light and any(o is None for o in loose):
         return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
     clean = [q.astype(np.float32) for q, o in zip(quads, loose, strict=True) if o is None]
     # a card too small to read is not looked for by its edges alone

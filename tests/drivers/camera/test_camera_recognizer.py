@@ -7,6 +7,8 @@ import pytest
 
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
+from drivers.camera.evaluate import real_photos
+from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
     MIN_CARD_SIDE,
     MIN_RED_SUIT_SIDE,
@@ -16,6 +18,7 @@ from drivers.camera.recognizer import (
     Recognizer,
     Status,
     effective_size,
+    locate,
     needed_margins,
 )
 from simulators.camera.accuracy import measure, rendered_frames
@@ -325,3 +328,14 @@ def test_a_card_filling_the_frame_is_found(height: int, recognizer: Recognizer) 
         assert abs(cx - crop.shape[1] / 2) < 0.05 * crop.shape[1], sample.card
         assert abs(cy - crop.shape[0] / 2) < 0.05 * crop.shape[0], sample.card
         assert found[0].card in (None, sample.card)
+
+
+def test_a_card_the_paper_test_misses_in_a_glare_is_found_by_its_edges() -> None:
+    # a three of diamonds on dark granite beside a broad glare: paper and glare run together
+    photo = real_photos() / "images" / "amm_IMG_20220921_194542.jpg"
+    if not photo.exists():
+        pytest.skip(f"no labelled real photographs at {real_photos()} (set TABLECTL_REAL_CARDS)")
+    cards = locate(read_image(photo)).cards()
+    assert cards, "no card outline found"
+    x, y = cards[0].mean(axis=0)
+    assert 300 < x < 400 and 280 < y < 380  # the card's centre on the 640 x 640 photograph
