@@ -1,11 +1,19 @@
 """Card recognizer speed and accuracy: frames per second at 1280x720 on one core, and
-correct / unknown / confident-wrong counts on rendered cards, beside a baseline pass.
+correct / unknown / confident-wrong counts on rendered cards, beside a baseline pass; and
+the same on real photographs, by deck group, when they are at hand.
 
-The frame is a dealt seven-box table: 19 cards (7 boxes x 2, the dealer's 2, a board of 3).
-The baseline is the cheapest thing any recognizer must do to the same frame: one colour
-conversion and one threshold. Both are measured in the same run, on one OpenCV thread.
+The rendered frame is a dealt seven-box table: 19 cards (7 boxes x 2, the dealer's 2, a
+board of 3). The baseline is the cheapest thing any recognizer must do to the same frame:
+one colour conversion and one threshold. Both are measured in the same run, on one OpenCV
+thread. The real photographs (``../shared/real-cards`` beside the project's root, or the
+folder ``TABLECTL_REAL_CARDS`` names; left out when absent) are evaluated with the built-in
+profile (or ``--profile``) as ``tablectl cards evaluate`` does, by deck group: the decks
+with standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices
+in four corners) and H (German letters) each alone. The real frames timed are deck F's
+photograph of its laid-out deck at 1280x720 (52 cards) and a part of it enlarged to
+1280x720 (about 19 cards).
 
-    python benchmarks/recognizer.py [--seconds S] [--frames N] [--json]
+    python benchmarks/recognizer.py [--seconds S] [--frames N] [--real DIR] [--profile P] [--json]
 """
 
 from __future__ import annotations
@@ -16,6 +24,8 @@ import platform
 import random
 import time
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -23,6 +33,9 @@ import numpy as np
 
 from config.camera import load_zones
 from controller.cards import STANDARD_52
+from drivers.camera.evaluate import Tally, evaluate, read_labels, read_meta, real_photos
+from drivers.camera.imageio import read_image
+from drivers.camera.profile import builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
@@ -39,13 +52,59 @@ def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
     return n / elapsed, n / max(time.process_time() - cpu, 1e-9)
 
 
+#: the deck groups reported (deck column of the photographs' sources.csv)
+DECK_GROUPS = {
+    "standard (A C D E F I J)": {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I",
+                                 "deck-J"},
+    "B gold/silver on black": {"deck-B"},
+    "G four-corner indices": {"deck-G"},
+    "H German letters": {"deck-H"},
+}  # fmt: skip
+
+
+def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str, Any]:
+    """Accuracy by deck group and speed on real frames (see the module's description)."""
+    labels = read_labels([root / "labels.csv", root / "labels_manual.csv"])
+    decks = read_meta(root / "sources.csv", "deck")
+    start = time.perf_counter()
+    result = evaluate(root, labels, recognizer.recognize, meta={"deck": decks})
+    seconds_taken = time.perf_counter() - start
+    groups: dict[str, Tally] = {}
+    for score in result.scores:
+        for group, members in DECK_GROUPS.items():
+            if decks.get(score.file) in members:
+                groups.setdefault(group, Tally()).add(score)
+    layout = read_image(root / "images" / "ger_all_cards.jpg")
+    whole = np.asarray(cv2.resize(layout, (1280, 720), interpolation=cv2.INTER_AREA), np.uint8)
+    part = np.asarray(
+        cv2.resize(layout[60:510, 0:800], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
+    )
+    speed = {}
+    for name, frame in (("1280x720, 52 cards", whole), ("1280x720, about 19 cards", part)):
+        fps, fps_cpu = rate(partial(recognizer.recognize, frame), seconds)
+        found = recognizer.recognize(frame)
+        speed[name] = {"fps": round(fps, 1), "fps_cpu_time": round(fps_cpu, 1),
+                       "outlines": len(found.detections), "read": len(found.cards)}  # fmt: skip
+    return {
+        "images": result.overall.images,
+        "seconds": round(seconds_taken, 1),
+        "groups": {k: v.to_json() for k, v in groups.items()},
+        "by_deck": {k: v.to_json() for k, v in sorted(result.groups["deck"].items())},
+        "misreads": result.to_json()["misreads"],
+        "speed": speed,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per timing (default: 3)")
     parser.add_argument("--frames", type=int, default=60, help="rendered frames for accuracy")
+    parser.add_argument("--real", type=Path, default=None, help="labelled real photographs")
+    parser.add_argument("--profile", type=Path, help="deck profile for the real photographs")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    root = args.real or real_photos()
 
     layout = load_zones()
     rng = random.Random(2026)
@@ -86,6 +145,9 @@ def main() -> int:
         "accuracy_run_seconds": round(accuracy_seconds, 1),
         "by_condition": report.conditions(),
     }
+    if (root / "labels.csv").exists():
+        profile = load_profile(args.profile) if args.profile else builtin_profile()
+        result["real"] = real_figures(root, Recognizer(profile), args.seconds)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -102,6 +164,27 @@ def main() -> int:
     )
     print(f"rendered cards under every augmentation: {report.summary()} ({accuracy_seconds:.1f} s)")
     print(f"by condition: {report.conditions()}")
+    real = result.get("real")
+    if real is None:
+        print(f"real photographs: none at {root} (set TABLECTL_REAL_CARDS)")
+        return 0
+    print(f"real photographs ({real['images']} at {root}, {real['seconds']} s):")
+    print(f"  {'deck group':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
+          f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
+    rows = list(real["groups"].items()) + [(f"  {k}", v) for k, v in real["by_deck"].items()]
+    for name, t in rows:
+        print(
+            f"  {name:<26} {t['listed']:>6} {t['right']:>6} {100 * t['recall']:>6.1f}% "
+            f"{t['confident_wrong']:>6} {t['wrong_per_thousand']:>8.2f} {t['unknown']:>7} "
+            f"{t['missed']:>6} {t['outlines']:>8}"
+        )
+    for miss in real["misreads"]:
+        print(f"  confident-wrong: {miss['file']}: read {' '.join(miss['read'])}")
+    for name, t in real["speed"].items():
+        print(
+            f"real frame {name}: {t['fps']:.1f} fps wall clock, {t['fps_cpu_time']:.1f} fps "
+            f"CPU time ({t['outlines']} outlines, {t['read']} read)"
+        )
     return 0
 
 

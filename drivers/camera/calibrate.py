@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -20,21 +20,23 @@ from drivers.camera.imageio import read_image
 from drivers.camera.profile import Profile
 from drivers.camera.recognizer import (
     canonical_size,
-    card_mask,
-    find_quads,
     index_patches,
+    locate,
     patch_origin,
     pip_patch,
-    refine_quads,
 )
 
 __all__ = [
     "DEFAULT_INDEX_BOX",
     "SMALL_RESOLUTION",
+    "Refusal",
     "Sample",
+    "annotate",
     "augment_patch",
     "calibrate",
     "calibrate_files",
+    "layout_samples",
+    "parse_layout",
     "read_labels",
 ]
 
@@ -52,26 +54,42 @@ SMALL_RESOLUTION = (0.3, 0.7)
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One calibration photograph: the image, the card it shows, and a name for messages."""
+    """One calibration photograph: the image, the card it shows, and a name for messages;
+    ``quad`` is the card's outline when it is already found (a card of a laid-out deck)."""
 
     image: Image
     card: Card
     name: str
+    quad: NDArray[np.float64] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A calibration photograph (or a card of a laid-out deck) not learnt from, and why."""
+
+    name: str
+    card: Card | None
+    reason: str
+    image: Image | None = None  # the photograph, for an annotated picture
+    quads: tuple[NDArray[np.float64], ...] = ()  # the outlines found on it
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.reason}"
 
 
 def _largest_quad(sample: Sample) -> NDArray[np.float64]:
-    h, w = sample.image.shape[:2]
-    quads = find_quads(card_mask(sample.image), min_area=max(500.0, 0.002 * w * h))
-    if not quads:
+    """The largest card outline on the photograph, found as the recognizer finds cards (the
+    photograph shrunk by a whole factor, paper and edges, the outline measured at full
+    resolution)."""
+    if sample.quad is not None:
+        return sample.quad
+    cards = locate(sample.image).cards()
+    if not cards:
         raise CalibrationError(
-            f"{sample.name}: expected one card on a contrasting background, found no card shape"
+            f"{sample.name}: expected one card on a contrasting background, found no card "
+            "shape; lay the card flat and whole inside the picture, on a plain table"
         )
-
-    def area(q: NDArray[np.float64]) -> float:
-        a, b = q[2] - q[0], q[3] - q[1]
-        return abs(float(a[0] * b[1] - a[1] * b[0]))
-
-    return refine_quads(sample.image, [max(quads, key=area)])[0]
+    return cards[0]
 
 
 def _aspect(quad: NDArray[np.float64]) -> float:
@@ -145,8 +163,12 @@ def calibrate(
     augment: int = 24,
     seed: int = 0,
     progress: Progress | None = None,
+    refused: list[Refusal] | None = None,
 ) -> Profile:
     """Build a profile from photographs of single cards (each showing its index corners).
+
+    With a ``refused`` list, a photograph in which no card or no index is found is added to
+    it (with the reason) and the profile is made from the rest; without, it is an error.
 
     Every rank and every suit must appear at least once. Each index corner found is also
     degraded ``augment`` times (resolution, blur, noise, exposure, misregistration) so the
@@ -161,7 +183,21 @@ def calibrate(
         raise CalibrationError("no calibration photographs: expected one photograph per card")
     if progress is not None:
         progress(0, len(samples))
-    quads = [_largest_quad(s) for s in samples]
+    kept: list[Sample] = []
+    quads: list[NDArray[np.float64]] = []
+    for sample in samples:
+        try:
+            quads.append(_largest_quad(sample))
+            kept.append(sample)
+        except CalibrationError as error:
+            if refused is None:
+                raise
+            refused.append(_refusal(sample, str(error)))
+    samples = kept
+    if not quads:
+        raise CalibrationError(
+            "no card found on any calibration photograph: expected one card on each"
+        )
     if aspect is None:
         aspect = float(np.clip(np.median([_aspect(q) for q in quads]), 0.55, 0.85))
     card_h = float(canonical_size(aspect)[1])
@@ -182,10 +218,14 @@ def calibrate(
         glyphs = [split_index(p, card_h, origin) for p in patches]
         chosen = _index_pair(glyphs)
         if not chosen:
-            raise CalibrationError(
+            message = (
                 f"{sample.name}: expected a rank over a suit in a corner of the card "
                 f"({sample.card}), found no index; photograph the card flat and in focus"
             )
+            if refused is None:
+                raise CalibrationError(message)
+            refused.append(_refusal(sample, message, quad))
+            continue
         views = [glyphs[i] for i in chosen if glyphs[i] is not None]
         for i in chosen:
             for _ in range(augment):
@@ -224,8 +264,9 @@ def calibrate(
     missing = [Rank(r).char for r in sorted(set(range(13)) - set(rank_labels))]
     missing += [Suit(s).char for s in sorted(set(range(4)) - set(suit_labels))]
     if missing:
+        also = f" ({len(refused)} photographs refused)" if refused else ""
         raise CalibrationError(
-            f"calibration photographs lack {', '.join(missing)}: expected every rank and suit"
+            f"calibration photographs lack {', '.join(missing)}: expected every rank and suit{also}"
         )
     red_threshold = 0.15
     if redness[True] and redness[False]:
@@ -255,6 +296,50 @@ def calibrate(
             else None
         ),
     )
+
+
+def _refusal(sample: Sample, message: str, quad: NDArray[np.float64] | None = None) -> Refusal:
+    reason = message.split(": ", 1)[1] if message.startswith(f"{sample.name}: ") else message
+    quads = (quad,) if quad is not None else tuple(locate(sample.image).cards())
+    return Refusal(sample.name, sample.card, reason, sample.image, quads)
+
+
+def lacks(
+    samples: Sequence[Sample], refused: Sequence[Refusal], deck: Sequence[Card]
+) -> list[Card]:
+    """The cards of ``deck`` that no photograph learnt from shows."""
+    bad = {r.name for r in refused}
+    shown = {s.card for s in samples if s.name not in bad}
+    return [c for c in deck if c not in shown]
+
+
+def annotate(refusal: Refusal, width: int = 1000) -> Image:
+    """The refused photograph, at most ``width`` pixels wide, with the outlines found on it
+    (red) and the reason written over it."""
+    if refusal.image is None:
+        raise CalibrationError(f"{refusal.name}: no picture to annotate")
+    image = refusal.image
+    f = min(1.0, width / image.shape[1])
+    out = np.ascontiguousarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+    for quad in refusal.quads:
+        cv2.polylines(out, [np.round(quad * f).astype(np.int32)], True, (0, 0, 255), 2)
+    words = refusal.reason.split()
+    lines, line = [], ""
+    for word in words:  # wrap the reason to the picture's width
+        if len(line) + len(word) > max(20, out.shape[1] // 11):
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    height = 22 * len(lines) + 8
+    out[:height] = (out[:height] * 0.3).astype(np.uint8)  # a dark band under the words
+    for i, text in enumerate(lines):
+        cv2.putText(
+            out, text, (8, 22 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 1,
+            cv2.LINE_AA,
+        )  # fmt: skip
+    return np.asarray(out, np.uint8)
 
 
 def read_labels(path: Path) -> list[tuple[str, Card]]:
@@ -298,22 +383,170 @@ def read_labels(path: Path) -> list[tuple[str, Card]]:
     return out
 
 
+def parse_layout(layout: str, order: str) -> list[list[Card]]:
+    """The cards of a laid-out deck, row by row: ``layout`` is ROWSxCOLUMNS (``4x13``) and
+    ``order`` names what the rows and the columns hold, one letter each, suits or ranks
+    (``rows=SHDC cols=A23456789TJQK``)."""
+    shape = layout.lower().split("x")
+    if len(shape) != 2 or not all(p.isdigit() and 0 < int(p) <= 52 for p in shape):
+        raise CalibrationError(
+            f"layout {layout!r}: expected ROWSxCOLUMNS, e.g. 4x13 (4 rows of 13 cards)"
+        )
+    rows, cols = int(shape[0]), int(shape[1])
+    parts = dict(p.partition("=")[::2] for p in order.split())
+    if set(parts) != {"rows", "cols"}:
+        raise CalibrationError(
+            f"order {order!r}: expected 'rows=… cols=…', one suit or rank letter per row and "
+            "per column, e.g. 'rows=SHDC cols=A23456789TJQK'"
+        )
+    row_text, col_text = parts["rows"].upper(), parts["cols"].upper().replace("10", "T")
+    row_text = row_text.replace("10", "T")
+    if len(row_text) != rows or len(col_text) != cols:
+        raise CalibrationError(
+            f"order {order!r}: expected {rows} row letters and {cols} column letters for a "
+            f"{rows}x{cols} layout, found {len(row_text)} and {len(col_text)}"
+        )
+    grid: list[list[Card]] = []
+    for r in row_text:
+        line = []
+        for c in col_text:
+            suit, rank = (r, c) if r in "SHDC" and c not in "SHDC" else (c, r)
+            try:
+                line.append(Card.parse(rank + suit))
+            except InvalidCard:
+                raise CalibrationError(
+                    f"order {order!r}: expected suits (S H D C) along one side and ranks "
+                    f"(A 2-9 T J Q K) along the other, found {r!r} with {c!r}"
+                ) from None
+        grid.append(line)
+    cards = [c for line in grid for c in line]
+    if len(set(cards)) != len(cards):
+        raise CalibrationError(f"order {order!r}: names a card twice")
+    return grid
+
+
+def _groups(values: NDArray[np.float64], gap: float, count: int) -> list[float] | None:
+    """The centres of the ``count`` most populated runs of sorted ``values`` split where
+    two neighbours are more than ``gap`` apart, in order; None when there are fewer runs."""
+    order = np.sort(values)
+    cuts = np.flatnonzero(np.diff(order) > gap) + 1
+    runs = np.split(order, cuts)
+    if len(runs) < count:
+        return None
+    best = sorted(sorted(range(len(runs)), key=lambda i: -len(runs[i]))[:count])
+    return [float(np.median(runs[i])) for i in best]
+
+
+def layout_samples(
+    image: Image, name: str, grid: Sequence[Sequence[Card]]
+) -> tuple[list[Sample], list[Refusal]]:
+    """The cards of one photograph of a whole deck laid out in rows and columns (``grid``,
+    from :func:`parse_layout`): each card outline found (as the recognizer finds cards) is
+    placed in the nearest row and column; a place with no card, or with two, is refused.
+    Outlines far from every row or column (a joker laid aside) are left out."""
+    rows, cols = len(grid), len(grid[0])
+    found = locate(image).cards(loose=True)
+    if not found:
+        return [], [Refusal(name, None, "expected a laid-out deck, found no card shape", image)]
+    areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in found])
+    typical = float(np.median(areas[: rows * cols]))
+    cards = [q for q, a in zip(found, areas, strict=True) if 0.4 * typical <= a <= 2.5 * typical]
+    centres = np.array([q.mean(axis=0) for q in cards])
+    sides = np.array([np.sort(np.hypot(*(q - np.roll(q, 1, 0)).T)) for q in cards])
+    short, long = float(np.median(sides[:, :2])), float(np.median(sides[:, 2:]))
+    refused: list[Refusal] = []
+    # the rows and columns: runs of centres, the card's own size apart at most
+    size_y = long if rows <= cols else short
+    size_x = short if rows <= cols else long
+    ys = _groups(centres[:, 1], 0.5 * size_y, rows)
+    xs = _groups(centres[:, 0], 0.5 * size_x, cols)
+    if ys is None or xs is None:
+        found_rows = len(_runs(centres[:, 1], 0.5 * size_y))
+        found_cols = len(_runs(centres[:, 0], 0.5 * size_x))
+        reason = (
+            f"expected {rows} rows and {cols} columns of cards, found {len(cards)} cards in "
+            f"{found_rows} rows and {found_cols} columns"
+        )
+        return [], [Refusal(name, None, reason, image, tuple(cards))]
+    places: dict[tuple[int, int], list[NDArray[np.float64]]] = {}
+    for quad, (x, y) in zip(cards, centres, strict=True):
+        r = int(np.argmin([abs(y - v) for v in ys]))
+        c = int(np.argmin([abs(x - v) for v in xs]))
+        if abs(y - ys[r]) <= 0.5 * size_y and abs(x - xs[c]) <= 0.5 * size_x:
+            places.setdefault((r, c), []).append(quad)
+    samples = []
+    for r in range(rows):
+        for c in range(cols):
+            card = grid[r][c]
+            where = f"{name} row {r + 1} column {c + 1} ({card})"
+            held = places.get((r, c), [])
+            if len(held) == 1:
+                samples.append(Sample(image, card, where, held[0]))
+            elif not held:
+                x, y = xs[c], ys[r]
+                w, h = size_x / 2, size_y / 2
+                place = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
+                reason = "found no card shape there (the place is outlined)"
+                refused.append(Refusal(where, card, reason, image, (place,)))
+            else:
+                reason = f"found {len(held)} card shapes there, expected one"
+                refused.append(Refusal(where, card, reason, image, tuple(held)))
+    return samples, refused
+
+
+def _runs(values: NDArray[np.float64], gap: float) -> list[NDArray[np.float64]]:
+    order = np.sort(values)
+    return np.split(order, np.flatnonzero(np.diff(order) > gap) + 1)
+
+
 def calibrate_files(
-    images: Path,
-    labels: Path,
+    images: Path | None,
+    labels: Path | None,
     *,
     name: str | None = None,
     augment: int = 24,
     progress: Progress | None = None,
+    layout: tuple[Path, str, str] | None = None,
+    refused: list[Refusal] | None = None,
 ) -> Profile:
-    """Calibrate from a directory of photographs and their ``file,cards`` labels CSV
-    (``progress``: see :func:`calibrate`)."""
-    rows = read_labels(labels)
-    samples = [Sample(read_image(images / file), card, file) for file, card in rows]
-    return calibrate(
+    """Calibrate from a directory of photographs and their ``file,cards`` labels CSV, and/or
+    from one photograph of a laid-out deck (``layout``: the file, ROWSxCOLUMNS and the
+    order, see :func:`parse_layout`). With a ``refused`` list, photographs (and laid-out
+    cards) that cannot be learnt from are listed there and the profile is made from the
+    rest (``progress``: see :func:`calibrate`)."""
+    samples: list[Sample] = []
+    if images is not None and labels is not None:
+        rows = read_labels(labels)
+        samples += [Sample(read_image(images / file), card, file) for file, card in rows]
+    if layout is not None:
+        path, shape, order = layout
+        grid = parse_layout(shape, order)
+        laid, missing = layout_samples(read_image(path), path.name, grid)
+        if refused is None and missing:
+            raise CalibrationError(str(missing[0]))
+        if refused is not None:
+            refused += missing
+        samples += laid
+    source = f"calibrated from {len(samples)} photographs"
+    if layout is not None:
+        source = f"calibrated from {len(samples)} cards" + (
+            " and photographs" if images is not None else f" of {layout[0].name}"
+        )
+    profile = calibrate(
         samples,
-        name=name or images.resolve().name,
-        source=f"calibrated from {len(samples)} photographs",
+        name=name or (images.resolve().name if images is not None else "deck"),
+        source=source,
         augment=augment,
         progress=progress,
+        refused=refused,
     )
+    if refused:
+        deck = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
+        bad = {r.name for r in refused}
+        shown = {s.card for s in samples if s.name not in bad}
+        wanted = deck or sorted({s.card for s in samples} | {r.card for r in refused if r.card})
+        lacking = [c for c in wanted if c not in shown]
+        if lacking:
+            codes = " ".join(c.code for c in lacking)
+            profile = replace(profile, source=f"{profile.source}; lacks {codes}")
+    return profile

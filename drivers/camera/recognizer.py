@@ -41,6 +41,7 @@ __all__ = [
     "SMALL_SUIT_SIDE",
     "FrameRecognition",
     "IndexRead",
+    "Located",
     "Quad",
     "Recognition",
     "Recognizer",
@@ -52,6 +53,7 @@ __all__ = [
     "find_quads",
     "find_shapes",
     "index_patches",
+    "locate",
     "measure_quads",
     "needed_margins",
     "paper_and_value",
@@ -329,6 +331,13 @@ def card_mask(frame: Image) -> Image:
     return paper_and_value(frame)[0]
 
 
+#: smooth areas at least this saturated (HSV, 0-255) covering TINTED_SHARE of the frame are
+#: a tinted table; paper on it is less than PAPER_TINT as saturated
+TINTED_TABLE = 30
+TINTED_SHARE = 0.15
+PAPER_TINT = 0.35
+
+
 def paper_and_value(frame: Image) -> tuple[Image, Image]:
     """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
     h, w = frame.shape[:2]
@@ -350,15 +359,167 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
     coloured_table = cv2.resize(
         (table_s > 80).astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_NEAREST
     )
+    # on a tinted table (light wood, a beige cloth: too pale for ``coloured_table``) paper
+    # is told by its lack of colour even where it is no brighter than the table (a shaded
+    # card): near smooth areas TINTED_TABLE to 80 saturated (within a third of the frame's
+    # shorter side), paper is less than PAPER_TINT as saturated as the most saturated
+    smooth_s = cv2.medianBlur(np.ascontiguousarray(small[:, :, 1]), 5)
+    tinted = cv2.inRange(smooth_s, TINTED_TABLE, 80)
+    paler = None
+    if cv2.countNonZero(tinted) >= TINTED_SHARE * smooth_s.size:
+        reach = max(3, min(smooth_s.shape) // 3 | 1)
+        tint = cv2.dilate(cv2.bitwise_and(smooth_s, tinted), np.ones((reach, reach), np.uint8))
+        limit = cv2.resize(
+            (tint * PAPER_TINT).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR
+        )
+        paler = cv2.compare(s, limit, cv2.CMP_LT)
     low_sat = cv2.threshold(s, 70, 255, cv2.THRESH_BINARY_INV)[1]
     lit = cv2.threshold(v, 70, 255, cv2.THRESH_BINARY)[1]
     bright = cv2.bitwise_or(cv2.compare(v, brighter_than, cv2.CMP_GT), coloured_table)
+    if paler is not None:
+        bright = cv2.bitwise_or(bright, paler)
     mask = cv2.bitwise_and(cv2.bitwise_and(low_sat, lit), bright)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return np.asarray(mask, np.uint8), np.asarray(v, np.uint8)
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
+
+#: Canny's hysteresis thresholds for the edges that bound paper on a table as light as it
+EDGE_LOW, EDGE_HIGH = 20, 50
+
+
+def edge_quads(
+    frame: Image,
+    *,
+    min_area: float,
+    min_side: float = 10.0,
+    known: Sequence[NDArray[np.float64] | NDArray[np.int32]] = (),
+) -> list[NDArray[np.float64]]:
+    """Card-shaped quadrilaterals outlined by brightness edges, for a table as light as
+    paper (light wood, a white desk), where paper is not brighter than the table but its
+    outline is still an edge.
+
+    Edges are Canny's on the lightly blurred grey frame, thickened by a pixel. Two kinds of
+    candidates: the regions the edges enclose (a card's face, its pips holes in it), and the
+    convex hull of each connected run of edges (a card's outline with a gap where its edge
+    is faint). Each candidate's quadrilateral must run along edges on all four sides
+    (:data:`EDGE_SUPPORT` of each side; each side is first fitted to its own outline
+    points), hold mostly lit, unsaturated paper, lie clear of the frame's border and fill at
+    most 95 % of the frame (a card photographed close). The edges inside the ``known``
+    outlines (cards already found) are not looked at.
+    """
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    done = np.zeros((h, w), np.uint8)
+    if known:
+        for outline in known:
+            cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
+        done = cv2.dilate(done, _SQUARE, iterations=2)
+        edges[done > 0] = 0
+    thick = cv2.dilate(edges, _SQUARE)
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    paper = cv2.bitwise_and(
+        cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
+        cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
+    )
+    hulls: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []  # hull, outline
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
+    area = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * w * h)):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue
+        region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
+        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if found:
+            outline = max(found, key=cv2.contourArea) + np.array([x, y], np.int32)
+            hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
+            hulls.append((hull, outline.reshape(-1, 2).astype(np.float64)))
+    curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for curve in curves:
+        hull = cv2.convexHull(curve)
+        if min_area <= cv2.contourArea(hull) <= 0.95 * w * h:
+            hulls.append((hull.reshape(-1, 2).astype(np.float64), curve.reshape(-1, 2) * 1.0))
+    near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+
+    # the hulls' four longest edges first; then, where those do not run along the edges (a
+    # rounded corner can tilt a hull's edge), each side fitted to its own outline points
+    def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
+        cx, cy = np.clip(hull.mean(axis=0).round().astype(int), 0, (w - 1, h - 1))
+        return not done[cy, cx]
+
+    first = [
+        (_order(q), points)
+        for hull, points in hulls
+        if fresh(hull) and (q := _hull_quad(hull)) is not None
+    ]
+    second = []
+    out: list[NDArray[np.float64]] = []
+    for quads in (first, second):
+        for quad, points in quads:
+            if not _edge_card(quad, near, paper, min_area, min_side):
+                if quads is first:
+                    second.append((_refine(quad, points), points))
+                continue
+            centre, size = quad.mean(axis=0), _sides(quad).min()
+            if any(
+                np.hypot(*(q.mean(axis=0) - centre)) < 0.2 * min(size, _sides(q).min()) for q in out
+            ):
+                continue  # the same card twice (its region and its outline)
+            out.append(quad)
+    return out
+
+
+#: a frame at least this bright (the median HSV value) may be a table as light as paper,
+#: where cards are also looked for by their edges
+LIGHT_TABLE = 110
+
+#: the share of each side of a quadrilateral found from edges that must run along an edge,
+#: and the share of its inside that must be paper (lit and unsaturated)
+EDGE_SUPPORT = 0.7
+EDGE_PAPER = 0.75
+
+
+_ALONG = np.linspace(0.1, 0.9, 24)
+
+
+def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
+    """The least share of a side of the quadrilateral that runs along an edge (``near``:
+    the edges thickened)."""
+    h, w = near.shape[:2]
+    step = np.roll(quad, -1, axis=0) - quad
+    pts = quad[:, None, :] + _ALONG[None, :, None] * step[:, None, :]  # (4, 24, 2)
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    return float((near[ys, xs] > 0).mean(axis=1).min())
+
+
+def _edge_card(
+    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+) -> bool:
+    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
+    edges on every side and holds mostly paper."""
+    h, w = near.shape[:2]
+    if quad[:, 0].min() < 1 or quad[:, 1].min() < 1:
+        return False
+    if quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2:
+        return False
+    sides = _sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(a, b) / max(a, b) < 0.45 or sides.min() < min_side:
+        return False
+    if cv2.contourArea(quad.astype(np.float32)) < min_area:
+        return False
+    if _edge_support(quad, near) < EDGE_SUPPORT:
+        return False
+    x, y, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
+    box = np.zeros((bh, bw), np.uint8)
+    cv2.fillConvexPoly(box, np.round(quad - [x, y]).astype(np.int32), 255)
+    inside = cv2.countNonZero(box)
+    held = cv2.countNonZero(cv2.bitwise_and(box, paper[y : y + bh, x : x + bw]))
+    return held >= EDGE_PAPER * max(1, inside)
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -593,6 +754,27 @@ def _overlap(contour: NDArray[np.int32], quad: NDArray[np.float64]) -> float:
     inter = cv2.countNonZero(cv2.bitwise_and(a, b))
     union = cv2.countNonZero(cv2.bitwise_or(a, b))
     return inter / union if union else 0.0
+
+
+def _drop_holders(
+    quads: list[NDArray[np.float64]], loose: list[NDArray[np.int32] | None]
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32] | None]]:
+    """The quadrilaterals without those that hold the centres of two or more others: a
+    stretch of table as pale as paper that holds cards, not a card."""
+    if len(quads) < 3:
+        return quads, loose
+    centres = [(float(x), float(y)) for x, y in (q.mean(axis=0) for q in quads)]
+    keep = []
+    for i, quad in enumerate(quads):
+        outline = quad.astype(np.float32)
+        held = sum(
+            cv2.pointPolygonTest(outline, c, False) > 0 for j, c in enumerate(centres) if j != i
+        )
+        keep.append(held < 2)
+    return (
+        [q for q, k in zip(quads, keep, strict=True) if k],
+        [o for o, k in zip(loose, keep, strict=True) if k],
+    )
 
 
 def find_quads(mask: Image, *, min_area: float = 600.0) -> list[NDArray[np.float64]]:
@@ -883,6 +1065,100 @@ _RED = frozenset({int(Suit.HEARTS), int(Suit.DIAMONDS)})
 _BLACK = frozenset({int(Suit.CLUBS), int(Suit.SPADES)})
 
 
+def _add_edge_quads(
+    small: Image,
+    quads: list[NDArray[np.float64]],
+    outlines: list[NDArray[np.int32]],
+    loose: list[NDArray[np.int32] | None],
+    min_area: float,
+    factor: int,
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
+    """The paper test's quads, and on a light table (its typical brightness at least
+    :data:`LIGHT_TABLE`, its saturation no more than 80) or where the paper test found no
+    clean card at all (a glare running into the only card) the card shapes of
+    :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
+    light as paper); and its blobs, less those that lie inside a card found by its edges
+    (the rim of a close card's paper against the table)."""
+    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    light = np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80
+    if not light and any(o is None for o in loose):
+        return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
+    clean = [q.astype(np.float32) for q, o in zip(quads, loose, strict=True) if o is None]
+    # a card too small to read is not looked for by its edges alone
+    found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean)
+    if not found:
+        return quads, outlines, loose
+    taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
+    out, out_loose, added = list(quads), list(loose), []
+    for quad in found:
+        cx, cy = (float(v) for v in quad.mean(axis=0))
+        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
+            continue
+        out.append(quad)
+        out_loose.append(None)
+        added.append(quad.astype(np.float32))
+    kept = [
+        o
+        for o in outlines
+        if not any(
+            cv2.pointPolygonTest(q, tuple(float(v) for v in o.reshape(-1, 2).mean(axis=0)), False)
+            >= 0
+            for q in added
+        )
+    ]
+    return out, kept, out_loose
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """The card outlines found on a frame, as :func:`locate` finds them."""
+
+    mask: Image  # the paper mask of the shrunk frame
+    scale: NDArray[np.float64]  # frame pixels per shrunk pixel (x, y)
+    quads: list[NDArray[np.float64]]  # card quadrilaterals on the shrunk frame
+    outlines: list[NDArray[np.int32]]  # other paper blobs (cards overlapping), shrunk frame
+    loose: list[NDArray[np.int32] | None]  # per quad: its outline when paper fills it loosely
+    full: list[NDArray[np.float64]]  # the quads in frame pixels, edges measured
+    measured: list[NDArray[np.bool_]]  # per quad: which sides were measured
+
+    def cards(self, *, loose: bool = False) -> list[NDArray[np.float64]]:
+        """The clean card outlines in frame pixels (largest first); with ``loose``, also
+        those that paper fills loosely (they may hold two cards)."""
+        clean = [q for q, o in zip(self.full, self.loose, strict=True) if loose or o is None]
+        return sorted(clean, key=lambda q: -abs(cv2.contourArea(q.astype(np.float32))))
+
+
+def locate(frame: Image) -> Located:
+    """Find the card outlines on a frame: shrunk by a whole factor to at most
+    :data:`DETECTION_SIZE` pixels (any size of frame, never refused), paper found by
+    :func:`paper_and_value` and :func:`find_shapes`, on a light table also by
+    :func:`edge_quads`, then each outline's edges measured at full resolution. The
+    recognizer and calibration both find cards this way."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}")
+    h, w = frame.shape[:2]
+    factor = -(-max(w, h) // DETECTION_SIZE)  # a whole factor: fast, alias-free shrinking
+    small = (
+        frame
+        if factor == 1
+        else np.asarray(
+            cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA),
+            np.uint8,
+        )
+    )
+    scale = np.array([w / small.shape[1], h / small.shape[0]])
+    min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
+    mask, value = paper_and_value(small)
+    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+    quads, loose = _drop_holders(quads, loose)
+    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, loose = _drop_holders(quads, loose)
+    # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
+    full = [(found + 0.5) * scale - 0.5 for found in quads]
+    full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
+    return Located(mask, scale, quads, outlines, loose, full, measured)
+
+
 class Recognizer:
     """Reads cards from frames with one deck profile; assigns zones when given a layout.
 
@@ -1108,29 +1384,18 @@ class Recognizer:
 
     def recognize(self, frame: Image) -> FrameRecognition:
         """All card-shaped objects on ``frame`` (BGR, uint8), each read, left unknown or a back."""
-        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-            raise ValueError(
-                f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}"
-            )
         h, w = frame.shape[:2]
-        factor = -(-max(w, h) // DETECTION_SIZE)  # a whole factor: fast, alias-free shrinking
-        small = (
-            frame
-            if factor == 1
-            else np.asarray(
-                cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA),
-                np.uint8,
-            )
+        found = locate(frame)
+        quads, outlines, loose, full, measured = (
+            found.quads,
+            found.outlines,
+            found.loose,
+            found.full,
+            found.measured,
         )
-        scale = np.array([w / small.shape[1], h / small.shape[0]])
-        min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
+        mask, scale = found.mask, found.scale
         out = []
-        mask, value = paper_and_value(small)
-        quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
-        # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
-        full = [(found + 0.5) * scale - 0.5 for found in quads]
-        full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
         for quad, outline, sides in zip(full, loose, measured, strict=True):
             # an outline that may hold two cards, or whose edges could not all be measured
             # (its index corners may be misplaced), is read with one corner's margins

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from config.camera import DEFAULT_ZONES, load_zones
+from controller.errors import CameraError
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
@@ -29,15 +30,38 @@ def register(subparsers: Any) -> None:
 
     cal = sub.add_parser(
         "calibrate",
-        help="make a recognition profile from one photograph of each card",
+        help="make a recognition profile from photographs of a deck's cards",
         description=(
             "Make a profile for one deck design from one photograph of each card (flat, whole "
-            "card on a contrasting background, both index corners visible). The labels CSV "
-            "has a header 'file,cards' and one row per photograph, e.g. 'as.jpg,AS'."
+            "card on a plain table, both index corners visible; the labels CSV has a header "
+            "'file,cards' and one row per photograph, e.g. 'as.jpg,AS') and/or from one "
+            "photograph of the whole deck laid out in rows and columns (--layout-image, "
+            "--layout 4x13, --order 'rows=SHDC cols=A23456789TJQK'). Cards are found as the "
+            "recognizer finds them. A photograph (or a laid-out card) that cannot be learnt "
+            "from is refused with the reason (and an annotated picture with --annotate DIR); "
+            "the profile is made from the rest and says which cards it lacks."
         ),
     )
-    cal.add_argument("--images", type=Path, required=True, metavar="DIR")
-    cal.add_argument("--labels", type=Path, required=True, metavar="CSV")
+    cal.add_argument("--images", type=Path, metavar="DIR")
+    cal.add_argument("--labels", type=Path, metavar="CSV")
+    cal.add_argument(
+        "--layout-image",
+        type=Path,
+        metavar="FILE",
+        help="one photograph of the whole deck laid out in rows and columns",
+    )
+    cal.add_argument("--layout", metavar="ROWSxCOLUMNS", help="e.g. 4x13")
+    cal.add_argument(
+        "--order",
+        metavar="'rows=… cols=…'",
+        help="what the rows and columns hold, e.g. 'rows=SHDC cols=A23456789TJQK'",
+    )
+    cal.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="DIR",
+        help="write an annotated picture of every refused photograph here",
+    )
     cal.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="a .npz file")
     cal.add_argument("--name", help="the deck's name in the profile (default: the folder's)")
     cal.add_argument(
@@ -68,6 +92,56 @@ def register(subparsers: Any) -> None:
     rec.add_argument("--json", action="store_true", help="one JSON object per image and line")
     rec.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated images")
     rec.set_defaults(run=run_recognize)
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="measure how well labelled photographs are read: recall, precision, misreads",
+        description=(
+            "Recognise every image a labels CSV lists ('file,cards', e.g. 'as.jpg,AS' or "
+            "'table.jpg,2C 7C TC'; the cards listed are the ones readable on the image) and "
+            "print the share of listed cards read right (recall), the share of reads that "
+            "were right (precision), the confident-wrong reads (a read of a card the label "
+            "does not list), the listed cards left unknown or not found at all, overall and "
+            "by subset (--by COLUMN of a --meta CSV with a 'file' column), with the list of "
+            "misreads and misses."
+        ),
+    )
+    ev.add_argument(
+        "--images",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="the folder the labels' file names are relative to",
+    )
+    ev.add_argument(
+        "--labels",
+        type=Path,
+        required=True,
+        action="append",
+        metavar="CSV",
+        help="a 'file,cards' CSV (may be given several times)",
+    )
+    ev.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
+    ev.add_argument(
+        "--by",
+        action="append",
+        default=[],
+        metavar="COLUMN",
+        help="also count by this column of the --meta CSV (may be repeated)",
+    )
+    ev.add_argument(
+        "--meta", type=Path, metavar="CSV", help="a CSV with 'file' and the --by columns"
+    )
+    ev.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="COLUMN=VALUE[,VALUE]",
+        help="evaluate only the images whose --meta column has one of the values",
+    )
+    ev.add_argument("--no-misses", action="store_true", help="leave the list of cards not read out")
+    ev.add_argument("--json", action="store_true", help="one JSON object with every figure")
+    ev.set_defaults(run=run_evaluate)
 
     zon = sub.add_parser(
         "zones",
@@ -101,12 +175,45 @@ def _profile(path: Path | None) -> Profile:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    """Calibrate and write the profile."""
-    with Bars() as bars:
-        profile = calibrate_files(
-            args.images, args.labels, name=args.name, augment=args.augment,
-            progress=bars.bar("calibrating", "photographs"),
-        )  # fmt: skip
+    """Calibrate, report each refused photograph, and write the profile."""
+    from drivers.camera.calibrate import Refusal, annotate
+
+    if (args.images is None) != (args.labels is None):
+        raise CameraError("--images DIR and --labels CSV go together: give both or neither")
+    layout = None
+    if args.layout_image is not None or args.layout is not None or args.order is not None:
+        if args.layout_image is None or args.layout is None or args.order is None:
+            raise CameraError(
+                "a laid-out deck needs --layout-image FILE, --layout ROWSxCOLUMNS and --order "
+                "'rows=… cols=…' together"
+            )
+        layout = (args.layout_image, args.layout, args.order)
+    if args.images is None and layout is None:
+        raise CameraError(
+            "expected calibration photographs: --images DIR --labels CSV (one photograph per "
+            "card) and/or --layout-image FILE --layout 4x13 --order 'rows=SHDC cols=A23…K'"
+        )
+    refused: list[Refusal] = []
+    try:
+        with Bars() as bars:
+            profile = calibrate_files(
+                args.images,
+                args.labels,
+                name=args.name,
+                augment=args.augment,
+                progress=bars.bar("calibrating", "photographs"),
+                layout=layout,
+                refused=refused,
+            )
+    finally:
+        for n, refusal in enumerate(refused, 1):
+            where = ""
+            if args.annotate is not None and refusal.image is not None:
+                stem = Path(refusal.name.split(" row ")[0]).stem
+                picture = args.annotate / f"refused-{n:02d}-{stem}.png"
+                write_image(picture, annotate(refusal))
+                where = f" (see {picture})"
+            print(f"refused {refusal}{where}", file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     profile.save(args.out)
     print(
@@ -145,6 +252,45 @@ def run_recognize(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             if report is not None:
                 report(done, len(args.images))
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Evaluate the recognizer on labelled images and print the figures."""
+    from drivers.camera.evaluate import evaluate, group_name, read_labels, read_meta
+
+    columns = list(dict.fromkeys(args.by))
+    wanted: dict[str, set[str]] = {}
+    for spec in args.only:
+        column, sep, values = spec.partition("=")
+        if not sep or not column or not values:
+            raise CameraError(
+                f"--only {spec!r}: expected COLUMN=VALUE or COLUMN=VALUE,VALUE "
+                "(e.g. deck=deck-A,deck-C)"
+            )
+        wanted.setdefault(column, set()).update(group_name(v) for v in values.split(","))
+    if (columns or wanted) and args.meta is None:
+        raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
+    meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
+    labels = read_labels(args.labels)
+    recognizer = Recognizer(_profile(args.profile))
+
+    def only(name: str) -> bool:
+        return all(meta[c].get(name, "(none)") in values for c, values in wanted.items())
+
+    with Bars() as bars:
+        result = evaluate(
+            args.images,
+            labels,
+            recognizer.recognize,
+            meta={c: meta[c] for c in columns},
+            only=only if wanted else None,
+            progress=bars.bar("evaluating", "images"),
+        )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.report(misses=not args.no_misses))
     return 0
 
 

@@ -1,8 +1,10 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from drivers.camera.imageio import write_image
 from tablectl.cli import main
 
 
@@ -81,3 +83,24 @@ def test_errors_name_the_file_and_the_reason(
         str(tmp_path / "labels.csv"), "--out", str(tmp_path / "p.npz"),
     )  # fmt: skip
     assert status == 2 and "labels.csv: expected a CSV file, found nothing" in err
+
+
+def test_calibrate_refuses_a_photograph_with_its_reason_and_a_picture(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deck = tmp_path / "deck"
+    assert run(capsys, "cards", "render", "--deck", "--font", "duplex", "--out", str(deck))[0] == 0
+    write_image(deck / "blank.png", np.full((300, 300, 3), 90, np.uint8))
+    labels = (deck / "labels.csv").read_text(encoding="utf-8").replace("qh.png,QH", "blank.png,QH")
+    (deck / "labels.csv").write_text(labels, encoding="utf-8")
+    pictures = tmp_path / "refused"
+    status, out, err = run(
+        capsys, "cards", "calibrate", "--images", str(deck), "--labels", str(deck / "labels.csv"),
+        "--out", str(tmp_path / "p.npz"), "--augment", "2", "--annotate", str(pictures),
+    )  # fmt: skip
+    assert status == 0
+    assert "refused blank.png: expected one card on a contrasting background" in err
+    assert (pictures / "refused-01-blank.png").stat().st_size > 1000
+    assert "lacks QH" in out
+    status, _, err = run(capsys, "cards", "calibrate", "--layout", "4x13", "--out", "x.npz")
+    assert status == 2 and "needs --layout-image FILE, --layout ROWSxCOLUMNS and --order" in err
