@@ -112,6 +112,14 @@ class PublicState(_Envelope):
     halted: bool
     last_round: RoundSummary | None
     limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
+    names: dict[str, str] = Field(
+        default_factory=dict,
+        description="each position's best hand of the cards shown so far (its own and the "
+        "board's, five or more), by position: player, box 3, dealer",
+    )
+    folded: list[str] = Field(
+        default_factory=list, description="the hands of this round that folded (every stake)"
+    )
 
 
 class StakeView(_Model):
