@@ -1,7 +1,7 @@
 // The player display (and, with body.overlay, the stream overlay): a table's public view.
 // Drawn from the public state (a whole snapshot) and its card events (a card shows the
 // moment it is dealt); the timer counts down in the browser from the state's deadline.
-import { handView, RESULT } from "/static/hands.js";
+import { handView, layoutOf, RESULT } from "/static/hands.js";
 import {
   cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId,
 } from "/static/common.js";
@@ -12,42 +12,6 @@ let state = null;
 let link = null;
 let history = [];
 let yellow = 1;
-
-function layoutOf(s) {
-  // in play: the state's cards; between rounds: the last round as it ended
-  const by = cardsBy(s.cards);
-  const last = s.last_round;
-  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
-  if (between && last && last.dealer) {
-    return {
-      ended: true,
-      dealer: { cards: last.dealer.cards, name: last.dealer.name },
-      board: last.board,
-      hands: last.hands.map((h) => ({
-        hand: h.hand, cards: h.cards, name: h.name, result: h.result, folded: h.folded,
-      })),
-    };
-  }
-  const names = s.names || {};
-  const folded = new Set(s.folded || []);
-  const hands = (s.hands_in_play || []).map((h) => ({
-    hand: h,
-    cards: (by[h] || []).map((c) => c.card),
-    name: names[h] || null,
-    folded: folded.has(h),
-  }));
-  for (const pos of Object.keys(by)) {
-    if (pos !== "dealer" && pos !== "board" && !(s.hands_in_play || []).includes(pos)) {
-      hands.push({ hand: pos, cards: by[pos].map((c) => c.card), name: names[pos] || null });
-    }
-  }
-  return {
-    ended: false,
-    dealer: { cards: (by.dealer || []).map((c) => c.card), name: names.dealer || null },
-    board: (by.board || []).map((c) => c.card),
-    hands,
-  };
-}
 
 function timerView(s) {
   const timer = (s && s.timers && s.timers[0]) || null;
