@@ -47,28 +47,55 @@ function roundLine(r) {
   return [dealer, ...hands].join(" · ");
 }
 
+// each part is redrawn only when what it shows changed (a card's event and the state that
+// follows it draw the card once)
+const drawn = { key: null, header: "", felt: "", side: "" };
+
 function render() {
   const s = state;
   const [cls, words] = statusWords(link && link.last, s);
   const phase = s ? s.phase : "connecting";
-  const header = el("header", { class: "topbar" },
+  const headKey = JSON.stringify([s && s.title, cls, words]);
+  if (!s) {
+    drawn.key = null;
+    app.replaceChildren(header(s, cls, words), el("section", { class: "felt empty" }, el("p", { class: "waiting" }, words)));
+    drawn.header = headKey;
+    return;
+  }
+  if (drawn.key === null) {
+    app.replaceChildren(el("header"), el("div", { class: "body" }, el("section"), el("aside")));
+    drawn.key = "drawn";
+    drawn.header = drawn.felt = drawn.side = "";
+  }
+  const lay = layoutOf(s);
+  if (headKey !== drawn.header) {
+    app.firstElementChild.replaceWith(header(s, cls, words));
+    drawn.header = headKey;
+  }
+  const feltKey = JSON.stringify([lay, phase, s.round_id, s.next, s.halted]);
+  const body = app.lastElementChild;
+  if (feltKey !== drawn.felt) {
+    body.firstElementChild.replaceWith(el("section", { class: `felt${lay.ended ? " ended" : ""}` },
+      el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
+        s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
+      el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
+      el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
+      el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
+      s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null));
+    drawn.felt = feltKey;
+  }
+  const sideKey = JSON.stringify([s.timers, s.limits, history.map((h) => h.round_id)]);
+  if (sideKey !== drawn.side) {
+    body.lastElementChild.replaceWith(el("aside", { class: "side" }, timerView(s), limitsView(s), historyView()));
+    drawn.side = sideKey;
+  }
+}
+
+function header(s, cls, words) {
+  return el("header", { class: "topbar" },
     el("div", { class: "brand" }, s ? s.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table}`),
     el("div", { class: `status ${cls}`, "data-status": cls }, words));
-  if (!s) {
-    app.replaceChildren(header, el("section", { class: "felt empty" }, el("p", { class: "waiting" }, words)));
-    return;
-  }
-  const lay = layoutOf(s);
-  const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
-    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
-      s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
-    el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
-    el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
-    el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
-    s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null);
-  const side = el("aside", { class: "side" }, timerView(s), limitsView(s), historyView());
-  app.replaceChildren(header, el("div", { class: "body" }, felt, side));
 }
 
 function limitsView(s) {
