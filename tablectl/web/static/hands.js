@@ -22,7 +22,8 @@ export function layoutOf(s) {
   // in play: the state's cards; between rounds: the last round as it ended
   const by = cardsBy(s.cards);
   const last = s.last_round;
-  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
+  // until the next round's first card the last round's layout stays up, with its results
+  const between = (s.cards || []).length === 0 && s.phase !== "dealing";
   if (between && last && last.dealer) {
     return {
       ended: true,

@@ -133,7 +133,8 @@ function render() {
     if (!lay.ended && myBy[h] && !shown.some((x) => x.hand === h)) shown.push({ hand: h, cards: myBy[h].map((c) => c.card) });
   }
   const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
-    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase),
+    el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase,
+      lay.ended ? el("span", { class: "round" }, " · last round's results") : null),
     el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { title: "Dealer", name: lay.dealer.name })),
     el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
     el("div", { class: "row players" }, shown.map((h) => handView(h.hand, h.cards, { ...h, title: `${handTitle(h.hand)} · yours` }))),

@@ -87,18 +87,18 @@ def demo_args(hands: int) -> argparse.Namespace:
 
 
 def play_on_player_display(
-    game: GameId, chrome: Any, site: tuple[EmbeddedBroker, WebServer], mqtt_client: Any,
-    tmp_path: Path, hands: int = 2,
+    game: GameId, chrome: Any, site: tuple[Any, WebServer], mqtt_client: Any,
+    tmp_path: Path, hands: int = 2, user: str | None = None,
 ) -> None:  # fmt: skip
     broker, server = site
     table = table_id_of(game)
-    probe = mqtt_client(broker)
+    probe = mqtt_client(broker, "pit" if user else None)
     probe.subscribe(f"tablectl/{table}/events")
     chrome.get(f"{server.url}/table/{table}/player")
     wait_for(lambda: chrome.execute_script("return !!window.__frames"), 5, "the page's socket")
     chrome.execute_script(RECORDER)
     summary: dict[str, Any] = {}
-    address = BrokerAddress("127.0.0.1", broker.port)
+    address = BrokerAddress("127.0.0.1", broker.port, user, f"{user}-dev" if user else None)
     runner = threading.Thread(
         target=lambda: summary.update(run_table(game, demo_args(hands), address, tmp_path, None))
     )
@@ -144,6 +144,19 @@ def test_the_player_display_draws_every_card_and_the_results(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
 ) -> None:
     play_on_player_display(GameId.CASINO_HOLDEM, chrome, site, mqtt_client, tmp_path)
+
+
+@pytest.mark.timeout(180)
+def test_the_player_display_on_mosquitto_with_the_shipped_users_and_acl(
+    chrome: Any, mosquitto: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    display = BrokerAddress("127.0.0.1", mosquitto.port, "display", "display-dev")
+    with WebServer(display, "127.0.0.1", 0) as server:
+        play_on_player_display(
+            GameId.TEXAS_POKER, chrome, (mosquitto, server), mqtt_client, tmp_path, 1,
+            user="controller",
+        )  # fmt: skip
+        assert server.feed is not None and server.feed.gateway == "connected"
 
 
 @pytest.mark.full
