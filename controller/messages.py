@@ -67,6 +67,9 @@ class TimerView(_Model):
     deadline: float
     remaining: float = Field(ge=0)
     light: Literal["green", "yellow", "red"]
+    yellow_seconds: float = Field(
+        default=0, ge=0, description="the light turns yellow this many seconds before the deadline"
+    )
 
 
 class HandView(_Model):

@@ -326,6 +326,7 @@ class Projector:
                     deadline=deadline,
                     remaining=round(remaining, 3),
                     light=light,
+                    yellow_seconds=self.yellow_seconds,
                 )
             )
         return timers

@@ -22,7 +22,7 @@ function timerView(s) {
       el("div", { class: "timer-name" }, "No timer running"));
   }
   const left = secondsLeft(timer);
-  const light = lightFor(left, yellow);
+  const light = lightFor(left, timer.yellow_seconds ?? yellow);
   return el("div", { class: `timer ${light}`, "data-timer": Math.ceil(left), "data-light": light, "data-deadline": timer.deadline },
     el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}${c === light ? " on" : ""}` }))),
     el("div", { class: "seconds" }, `${Math.ceil(left)}`),

@@ -147,7 +147,7 @@ function timerView() {
   const timer = pub && pub.timers && pub.timers[0];
   if (!timer) return el("div", { class: "timer idle", "data-timer": "", "data-light": "off" }, el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}` }))), el("div", { class: "seconds" }, "–"), el("div", { class: "timer-name" }, "No timer running"));
   const left = secondsLeft(timer);
-  const light = lightFor(left);
+  const light = lightFor(left, timer.yellow_seconds ?? 1);
   return el("div", { class: `timer ${light}`, "data-timer": Math.ceil(left), "data-light": light },
     el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}${c === light ? " on" : ""}` }))),
     el("div", { class: "seconds" }, `${Math.ceil(left)}`),

@@ -197,3 +197,24 @@ def test_a_role_page_without_a_login_is_turned_away(
 
     status, text = asyncio.run(page())
     assert status == 401 and "expected a login as dealer first" in text
+
+
+def test_a_page_that_sends_too_fast_is_refused_the_excess(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    server = serve(embedded_broker)
+
+    async def page() -> list[str]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={table_id}") as ws,
+        ):
+            await frames_until(ws, lambda f: "history" in f)
+            for _ in range(60):
+                await ws.send_str("{}")
+            got = await frames_until(ws, lambda f: "frames a second" in f.get("refused", ""))
+            return [f["refused"] for f in got if "refused" in f]
+
+    refusals = asyncio.run(page())
+    assert refusals[-1].startswith("expected at most 20 frames a second; got more")
+    assert all("expected {" in r for r in refusals[:40])  # the burst allowance was read

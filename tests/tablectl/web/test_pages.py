@@ -201,6 +201,15 @@ def click(chrome: Any, css: str) -> Any:
     )
 
 
+def timer(chrome: Any) -> tuple[int, str] | None:
+    """The timer's seconds left and light, while one runs."""
+    got = chrome.execute_script(
+        "const t = document.querySelector('[data-timer]');"
+        "return t && t.dataset.timer !== '' ? [t.dataset.timer, t.dataset.light] : null;"
+    )
+    return None if got is None else (int(got[0]), str(got[1]))
+
+
 def seat_frames(chrome: Any) -> dict[str, int]:
     counts: dict[str, int] = chrome.execute_script("return window.__frames.byTopic")
     return counts
@@ -240,6 +249,11 @@ def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
             5,
             "the ante the table took on the seat's page",
         )
+        # the betting timer counts down in the browser, green then yellow
+        first = wait_for(lambda: timer(chrome), 5, "the betting timer")
+        assert first[1] == "green", first
+        wait_for(lambda: (t := timer(chrome)) and t[0] < first[0], 3, "the timer's tick")
+        wait_for(lambda: (t := timer(chrome)) and t[1] == "yellow", 4, "the yellow light")
         chosen = wait_for(
             lambda: click(chrome, "[data-command='decide']"),
             20,
