@@ -82,6 +82,11 @@ class HandView(_Model):
     result: str | None = Field(
         default=None, description="the main bet's result for this hand: win, lose or push"
     )
+    payouts: list[dict[str, str | None]] = Field(
+        default_factory=list,
+        description="the main game's bets on this hand at the showdown: spot, result and the "
+        "odds paid on a win (no amount, no side bet: those are the seats' own)",
+    )
 
 
 class RoundSummary(_Model):

@@ -683,6 +683,7 @@ class Projector:
             folded = _folded(rnd, hand, actions)
             name = None
             result = None
+            payouts: list[dict[str, str | None]] = []
             if doc is not None and "player_hand" in doc:
                 name = None if folded else str(doc["player_hand"]["name"])
                 dealer_name = str(doc["dealer_hand"]["name"])
@@ -690,11 +691,24 @@ class Projector:
                     (ln for ln in doc.get("lines", []) if ln.get("spot") == Spot.ANTE.value), None
                 )
                 result = None if main is None or folded else str(main.get("result"))
+                if not folded:
+                    payouts = [
+                        {"spot": ln["spot"], "result": ln["result"], "odds": ln.get("odds")}
+                        for ln in doc.get("lines", [])
+                        if ln.get("spot") not in _SIDE_SPOTS
+                    ]
             hand_cards: list[str | None] = (
                 [None] * len(codes(hand)) if folded else list(codes(hand))
             )
             hands.append(
-                HandView(hand=hand, cards=hand_cards, name=name, folded=folded, result=result)
+                HandView(
+                    hand=hand,
+                    cards=hand_cards,
+                    name=name,
+                    folded=folded,
+                    result=result,
+                    payouts=payouts,
+                )
             )
         dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
         return RoundSummary(

@@ -137,6 +137,16 @@ def play_on_player_display(
             ".map((e) => e.textContent.trim())"
         )
         assert names and any(n and n != "\u00a0" for n in names), names
+        # every player hand ended with its result and the main bets' payouts, or folded
+        hands = chrome.execute_script(
+            "return [...document.querySelectorAll('.felt.ended .players [data-hand]')].map((h) =>"
+            " [h.dataset.hand, h.dataset.folded || '',"
+            " (h.querySelector('[data-result]') || {}).textContent || '',"
+            " (h.querySelector('[data-payouts]') || {}).textContent || ''])"
+        )
+        assert hands, "no player hand on the ended round's layout"
+        for hand, folded, result, payouts in hands:
+            assert folded == "true" or (result and payouts), (hand, result, payouts)
 
 
 @pytest.mark.timeout(180)
