@@ -73,6 +73,11 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 SEAT_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 
 COOKIE = "tablectl-{role}"
+#: refused logins one address may make in LOGIN_WINDOW seconds before it must wait
+LOGIN_FAILURES = 10
+LOGIN_WINDOW = 60.0
+#: addresses whose refused logins are remembered (the oldest is forgotten first)
+LOGIN_ADDRESSES = 1024
 
 
 @dataclass
@@ -90,6 +95,7 @@ class Session:
 FEED: web.AppKey[PublicFeed] = web.AppKey("feed", PublicFeed)
 SESSIONS: web.AppKey[dict[str, Session]] = web.AppKey("sessions", dict)
 BROKER: web.AppKey[BrokerAddress] = web.AppKey("broker", BrokerAddress)
+FAILURES: web.AppKey[dict[str, list[float]]] = web.AppKey("failures", dict)
 JOURNALS: web.AppKey[dict[str, Path]] = web.AppKey("journals", dict)
 
 
@@ -152,6 +158,17 @@ async def login(request: web.Request) -> web.Response:
         return _refusal(400, f"expected a broker user name; got {user!r}")
     if by is not None and (not isinstance(by, str) or not 0 < len(by) <= 40):
         return _refusal(400, "expected the pit manager's name in at most 40 characters")
+    failures = request.app[FAILURES]
+    peer = request.remote or "?"
+    now = time.monotonic()
+    recent = [t for t in failures.get(peer, []) if now - t < LOGIN_WINDOW]
+    if len(recent) >= LOGIN_FAILURES:
+        wait = LOGIN_WINDOW - (now - recent[0])
+        return _refusal(
+            429,
+            f"expected at most {LOGIN_FAILURES} refused logins a minute from one address; "
+            f"got {len(recent)}: wait {wait:.0f} s, then check the user and password",
+        )
     sessions = request.app[SESSIONS]
     if len(sessions) >= MAX_SESSIONS:
         _drop_idle(sessions)
@@ -161,6 +178,11 @@ async def login(request: web.Request) -> web.Response:
     link = RoleLink(request.app[BROKER], role, password, table, asyncio.get_running_loop())
     why = await link.start()
     if why is not None:
+        if link.link.refused:
+            failures.pop(peer, None)
+            if len(failures) >= LOGIN_ADDRESSES:
+                failures.pop(next(iter(failures)))
+            failures[peer] = [*recent, time.monotonic()]
         return _refusal(401 if link.link.refused else 503, why)
     cookie = COOKIE.format(role=role_name)
     old = sessions.pop(request.cookies.get(cookie, ""), None)
@@ -384,6 +406,7 @@ def build_app(
     app[BROKER] = broker
     app[SESSIONS] = {}
     app[JOURNALS] = dict(journals or {})
+    app[FAILURES] = {}
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
     app.router.add_get("/session", whoami)

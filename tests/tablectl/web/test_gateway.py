@@ -251,3 +251,25 @@ def test_a_command_without_a_reply_is_sent_again_with_its_id_then_the_page_is_to
     assert sends.count(lost) == 1 + gateway.RETRIES
     assert f"expected the table's answer to no_more_bets (id {lost})" in told
     assert f"got none after {1 + gateway.RETRIES} sends" in told
+
+
+def test_refused_logins_from_one_address_are_bounded(
+    mosquitto: Any, table_id: str, serve: Any, monkeypatch: Any
+) -> None:
+    from tablectl.web import server as web_server
+
+    monkeypatch.setattr(web_server, "LOGIN_FAILURES", 3)
+    server = serve(mosquitto, "display")
+
+    async def logins() -> list[tuple[int, str]]:
+        out = []
+        async with aiohttp.ClientSession() as http:
+            for password in ("a", "b", "c", "seat-3-dev"):
+                login = {"role": "seat", "table": table_id, "seat": "3", "password": password}
+                async with http.post(f"{server.url}/login", json=login) as r:
+                    out.append((r.status, (await r.json()).get("error", "")))
+        return out
+
+    answers = asyncio.run(logins())
+    assert [status for status, _ in answers] == [401, 401, 401, 429]
+    assert "expected at most 3 refused logins a minute from one address; got 3" in answers[3][1]

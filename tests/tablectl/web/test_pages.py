@@ -178,6 +178,24 @@ def test_the_player_display_of_every_game(
     play_on_player_display(game, chrome, site, mqtt_client, tmp_path, hands=3)
 
 
+def test_the_overlay_is_transparent_and_the_display_opaque(chrome: Any, site: Any) -> None:
+    _, server = site
+    backgrounds = []
+    for page in ("overlay", "player"):
+        chrome.get(f"{server.url}/table/X9/{page}")
+        wait_for(lambda: chrome.execute_script("return !!window.__frames"), 5, "the page")
+        backgrounds.append(
+            chrome.execute_script(
+                "const s = (e) => getComputedStyle(e);"
+                "return [s(document.documentElement).backgroundColor,"
+                " s(document.body).backgroundColor, s(document.body).backgroundImage];"
+            )
+        )
+    overlay, player = backgrounds
+    assert overlay == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)", "none"], overlay
+    assert "gradient" in player[2], player
+
+
 def studio_table(table_id: str, folder: Path, address: BrokerAddress) -> RunningTable:
     text = f"""
 [table]
