@@ -375,6 +375,7 @@ class RoleLink:
         # id -> (table, topic, payload, sends so far, the page's ref, the timer)
         self.pending: dict[str, tuple[str, str, bytes, int, Any, asyncio.TimerHandle]] = {}
         will = None
+        self.away = False
         if role.role == "seat":
             assert role.seat is not None
             self.presence: str | None = Topics(table).seat(role.seat).presence
@@ -399,9 +400,17 @@ class RoleLink:
             self.loop.call_soon_threadsafe(fn, *args)
 
     def _on_connected(self) -> None:  # network thread
-        if self.presence is not None:
+        if self.presence is not None and not self.away:
             self.link.publish(self.presence, b"online", retain=True)
         self._soon(self._status, "connected", "")
+
+    def set_away(self, away: bool) -> None:
+        """A seat whose every page closed is away (``offline`` on its presence: before "no
+        more bets" the table returns its bets); a page open again brings it back."""
+        if self.presence is None or away == self.away:
+            return
+        self.away = away
+        self.link.publish(self.presence, b"offline" if away else b"online", retain=True)
 
     async def start(self, timeout: float = LOGIN_SECONDS) -> str | None:
         """Connect; None once the broker accepted the login, else why it did not."""

@@ -78,6 +78,10 @@ LOGIN_FAILURES = 10
 LOGIN_WINDOW = 60.0
 #: addresses whose refused logins are remembered (the oldest is forgotten first)
 LOGIN_ADDRESSES = 1024
+#: a seat whose last page closed is marked away after this long (a reload comes back sooner)
+AWAY_SECONDS = 10.0
+#: a login with no page open this long is closed (its broker link with it)
+IDLE_SECONDS = 3600.0
 
 
 @dataclass
@@ -90,6 +94,7 @@ class Session:
     table: str  # the table it logged in at ("+" for the pit: every table)
     sockets: int = 0
     created: float = field(default_factory=time.time)
+    closed_at: float = 0.0  # monotonic time the last page closed
 
 
 FEED: web.AppKey[PublicFeed] = web.AppKey("feed", PublicFeed)
@@ -232,6 +237,20 @@ async def logout(request: web.Request) -> web.Response:
     return response
 
 
+def _unattended(app: web.Application, session: Session) -> None:
+    """The session's last page closed a while ago: its seat is away; long idle, it ends."""
+    if session.sockets > 0 or app[SESSIONS].get(session.token) is not session:
+        return
+    session.link.set_away(True)
+    idle = time.monotonic() - session.closed_at
+    if idle >= IDLE_SECONDS:
+        app[SESSIONS].pop(session.token, None)
+        session.link.stop()
+    else:
+        delay = max(AWAY_SECONDS, IDLE_SECONDS - idle)
+        asyncio.get_running_loop().call_later(delay, _unattended, app, session)
+
+
 def _drop_idle(sessions: dict[str, Session]) -> None:
     """Close the oldest sessions with no page open (a full table of logins)."""
     idle = sorted((s for s in sessions.values() if s.sockets == 0), key=lambda s: s.created)
@@ -315,6 +334,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         page_.offer(json.dumps({"refused": f"expected at most {feed.max_tables} tables; got more"}))
     if session is not None:
         session.sockets += 1
+        session.link.set_away(False)
         session.link.join(table, page_)
     try:
         async for message in ws:
@@ -328,6 +348,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         if session is not None:
             session.sockets -= 1
             session.link.leave(table, page_)
+            if session.sockets == 0:
+                session.closed_at = time.monotonic()
+                loop = asyncio.get_running_loop()
+                loop.call_later(AWAY_SECONDS, _unattended, request.app, session)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, ConnectionError):
             await writer

@@ -273,3 +273,32 @@ def test_refused_logins_from_one_address_are_bounded(
     answers = asyncio.run(logins())
     assert [status for status, _ in answers] == [401, 401, 401, 429]
     assert "expected at most 3 refused logins a minute from one address; got 3" in answers[3][1]
+
+
+def test_a_seat_whose_pages_all_closed_is_away_and_back_when_one_opens(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any, monkeypatch: Any
+) -> None:
+    from tablectl.web import server as web_server
+
+    monkeypatch.setattr(web_server, "AWAY_SECONDS", 0.2)
+    controller = mqtt_client(embedded_broker)
+    presence = f"tablectl/{table_id}/seat/5/presence"
+    controller.subscribe(presence)
+    server = serve(embedded_broker)
+
+    async def page() -> list[bytes]:
+        seen = []
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "seat", "table": table_id, "seat": "5", "password": "any"}
+            async with http.post(f"{server.url}/login", json=login) as r:
+                assert r.status == 200, await r.text()
+            controller.expect(presence, "online")
+            for _ in range(2):
+                async with http.ws_connect(f"{server.url}/ws?table={table_id}&role=seat") as ws:
+                    await frames_until(ws, lambda f: f.get("link") == "seat 5")
+                controller.expect(presence, "offline")
+                seen = [m.payload for m in controller.messages(presence)]
+                controller.clear()
+        return seen
+
+    assert asyncio.run(page()) == [b"online", b"offline"]  # the second time: back, then away
