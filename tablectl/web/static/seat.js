@@ -110,19 +110,38 @@ function hands() {
   return [...set];
 }
 
+// each part is redrawn only when what it shows changed: a bet amount being typed keeps its focus
+const keys = {};
+let built = false;
+
+function swap(slot, key, build) {
+  if (keys[slot] === key) return;
+  keys[slot] = key;
+  const node = build() || el("div", { hidden: true });
+  node.dataset.slot = slot;
+  document.querySelector(`[data-slot="${slot}"]`).replaceWith(node);
+}
+
 function render() {
   if (!me) return;
+  if (!built) {
+    built = true;
+    const side = ["timer", "money", "bet", "decide", "notes", "history"].map((s) => el("div", { "data-slot": s }));
+    app.replaceChildren(el("header", { "data-slot": "header" }), el("div", { "data-slot": "own" }),
+      el("div", { class: "body" }, el("section", { "data-slot": "felt" }), el("aside", { class: "side" }, side)));
+  }
   const [cls, words] = statusWords(link && link.public, pub);
-  const own = link && link.own && link.own.gateway !== "connected"
-    ? el("div", { class: "error" }, `Your link: ${link.own.gateway} ${link.own.reason || ""}`) : null;
-  const header = el("header", { class: "topbar" },
+  swap("header", JSON.stringify([pub && pub.title, cls, words]), () => el("header", { class: "topbar" },
     el("div", { class: "brand" }, pub ? pub.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table} · Seat ${me.seat}`),
     el("div", { class: `status ${cls}`, "data-status": cls }, words),
     el("button", { id: "logout", onclick: async () => {
       await fetch("/logout?role=seat", { method: "POST", credentials: "same-origin" });
       location.reload();
-    } }, "Log out"));
+    } }, "Log out")));
+  const own = link && link.own;
+  swap("own", JSON.stringify(own || null), () => own && own.gateway !== "connected"
+    ? el("div", { class: "error" }, `Your link: ${own.gateway} ${own.reason || ""}`) : null);
   const phase = (mine && mine.phase) || (pub && pub.phase) || "connecting";
   const myBy = cardsBy(mine && mine.cards);
   const myHands = hands();
@@ -132,15 +151,27 @@ function render() {
   for (const h of myHands) {
     if (!lay.ended && myBy[h] && !shown.some((x) => x.hand === h)) shown.push({ hand: h, cards: myBy[h].map((c) => c.card) });
   }
-  const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
+  const next = pub && pub.next && !lay.ended ? pub.next : null;
+  swap("felt", JSON.stringify([lay, shown, phase, next]), () => el("section", { class: `felt${lay.ended ? " ended" : ""}` },
     el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase,
       lay.ended ? el("span", { class: "round" }, " · last round's results") : null),
     el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { title: "Dealer", name: lay.dealer.name })),
     el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
     el("div", { class: "row players" }, shown.map((h) => handView(h.hand, h.cards, { ...h, title: `${handTitle(h.hand)} · yours` }))),
-    pub && pub.next && !lay.ended ? el("div", { class: "next" }, pub.next) : null);
-  const side = el("aside", { class: "side" }, timerView(), moneyView(), betView(myHands, phase), decideView(), notesView(), historyView());
-  app.replaceChildren(...[header, own, el("div", { class: "body" }, felt, side)].filter(Boolean));
+    next ? el("div", { class: "next" }, next) : null));
+  tick();
+  swap("money", JSON.stringify([mine && mine.balance, mine && mine.stakes]), moneyView);
+  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, chosenHand]), () => betView(myHands, phase));
+  swap("decide", JSON.stringify(((mine && mine.stakes) || []).map((s) => [s.hand, s.options])), decideView);
+  swap("notes", JSON.stringify(notes.map((n) => [n.ok, n.text, n.at.getTime()])), notesView);
+  swap("history", JSON.stringify([history, mine && mine.settlements]), historyView);
+}
+
+function tick() {
+  const timer = pub && pub.timers && pub.timers[0];
+  const left = timer ? secondsLeft(timer) : null;
+  const key = timer ? JSON.stringify([timer.name, timer.deadline, Math.ceil(left), lightFor(left, timer.yellow_seconds ?? 1)]) : "none";
+  swap("timer", key, timerView);
 }
 
 function timerView() {
@@ -173,7 +204,7 @@ function betView(myHands, phase) {
   if (!chosenHand || !myHands.includes(chosenHand)) chosenHand = myHands[0];
   return el("div", { class: "seat-panel" },
     el("h2", {}, "Bets"),
-    myHands.length > 1 ? el("select", { id: "hand", onchange: (e) => { chosenHand = e.target.value; } },
+    myHands.length > 1 ? el("select", { id: "hand", onchange: (e) => { chosenHand = e.target.value; render(); } },
       myHands.map((h) => el("option", { value: h, selected: h === chosenHand }, handTitle(h)))) : null,
     el("div", { class: "buttons" }, spots.map(([spot, [lo, hi]]) => {
       const value = amount[spot] || lo;
@@ -216,8 +247,7 @@ function historyView() {
 }
 
 setInterval(() => {
-  const t = document.querySelector("[data-timer]");
-  if (t && pub && pub.timers && pub.timers[0]) t.replaceWith(timerView());
+  if (built) tick();
 }, 100);
 
 start();
