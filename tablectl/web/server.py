@@ -101,6 +101,7 @@ FEED: web.AppKey[PublicFeed] = web.AppKey("feed", PublicFeed)
 SESSIONS: web.AppKey[dict[str, Session]] = web.AppKey("sessions", dict)
 BROKER: web.AppKey[BrokerAddress] = web.AppKey("broker", BrokerAddress)
 FAILURES: web.AppKey[dict[str, list[float]]] = web.AppKey("failures", dict)
+PAGES: web.AppKey[set[Page]] = web.AppKey("pages", set)
 JOURNALS: web.AppKey[dict[str, Path]] = web.AppKey("journals", dict)
 
 
@@ -330,6 +331,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     page_ = Page(ws)
     feed = request.app[FEED]
     writer = asyncio.create_task(page_.write())
+    request.app[PAGES].add(page_)
     if not feed.join(table, page_):
         page_.offer(json.dumps({"refused": f"expected at most {feed.max_tables} tables; got more"}))
     if session is not None:
@@ -344,6 +346,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             answer = _command(message.data, page_, session, table)
             page_.offer(json.dumps(answer))
     finally:
+        request.app[PAGES].discard(page_)
         feed.leave(table, page_)
         if session is not None:
             session.sockets -= 1
@@ -431,6 +434,8 @@ def build_app(
     app[SESSIONS] = {}
     app[JOURNALS] = dict(journals or {})
     app[FAILURES] = {}
+    pages_open: set[Page] = set()
+    app[PAGES] = pages_open
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
     app.router.add_get("/session", whoami)
@@ -440,6 +445,9 @@ def build_app(
         importlib.import_module(f"{pages.__name__}.{info.name}").register(app)
 
     async def closing(app: web.Application) -> None:
+        open_pages: set[Page] = app[PAGES]
+        for p in list(open_pages):  # the pages reconnect to the server that replaces this one
+            await p.ws.close(code=1001, message=b"the server is stopping")
         for s in list(app[SESSIONS].values()):
             s.link.stop()
         app[SESSIONS].clear()

@@ -153,7 +153,7 @@ def play_on_player_display(
 def test_the_player_display_draws_every_card_and_the_results(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
 ) -> None:
-    play_on_player_display(GameId.CASINO_HOLDEM, chrome, site, mqtt_client, tmp_path)
+    play_on_player_display(GameId.CASINO_HOLDEM, chrome, site, mqtt_client, tmp_path, 1)
 
 
 @pytest.mark.timeout(180)
