@@ -302,3 +302,29 @@ def test_a_seat_whose_pages_all_closed_is_away_and_back_when_one_opens(
         return seen
 
     assert asyncio.run(page()) == [b"online", b"offline"]  # the second time: back, then away
+
+
+def test_a_page_shows_connecting_while_the_broker_is_away(
+    mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    from drivers.mqtt.embedded import EmbeddedBroker
+
+    broker = EmbeddedBroker().start()
+    try:
+        controller = mqtt_client(broker)
+        server = serve(broker)
+        controller.publish(f"tablectl/{table_id}/status", "online")
+
+        async def page() -> list[dict[str, Any]]:
+            async with (
+                aiohttp.ClientSession() as http,
+                http.ws_connect(f"{server.url}/ws?table={table_id}") as ws,
+            ):
+                await frames_until(ws, lambda f: f.get("status") == "online")
+                broker.stop()
+                return await frames_until(ws, lambda f: f.get("gateway") == "broker-down")
+
+        got = asyncio.run(page())
+    finally:
+        broker.stop()
+    assert got[-1]["status"] == "connecting" and got[-1]["link"] == "public"
