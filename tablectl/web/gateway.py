@@ -432,10 +432,14 @@ class RoleLink:
         )
 
     def stop(self) -> None:
-        """Disconnect (a seat says it is away first)."""
+        """Disconnect (a seat says it is away first); blocks until the farewell is sent."""
         farewell = (self.presence, b"offline") if self.presence is not None else None
-        self.stop_retries()
         self.link.stop(farewell)
+
+    async def close(self) -> None:
+        """:meth:`stop` from the event loop, without holding up the other pages."""
+        self.stop_retries()
+        await asyncio.get_running_loop().run_in_executor(None, self.stop)
 
     def join(self, table: str, page: Subscriber) -> None:
         """Give ``page`` this role's frames of ``table`` (its kept states first)."""

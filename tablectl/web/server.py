@@ -33,7 +33,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,7 @@ SESSIONS: web.AppKey[dict[str, Session]] = web.AppKey("sessions", dict)
 BROKER: web.AppKey[BrokerAddress] = web.AppKey("broker", BrokerAddress)
 FAILURES: web.AppKey[dict[str, list[float]]] = web.AppKey("failures", dict)
 PAGES: web.AppKey[set[Page]] = web.AppKey("pages", set)
+TASKS: web.AppKey[set[asyncio.Task[None]]] = web.AppKey("tasks", set)
 JOURNALS: web.AppKey[dict[str, Path]] = web.AppKey("journals", dict)
 
 
@@ -177,7 +178,7 @@ async def login(request: web.Request) -> web.Response:
         )
     sessions = request.app[SESSIONS]
     if len(sessions) >= MAX_SESSIONS:
-        _drop_idle(sessions)
+        _drop_idle(request.app, sessions)
         if len(sessions) >= MAX_SESSIONS:
             return _refusal(503, f"expected at most {MAX_SESSIONS} logins at once; log one out")
     role = Role(role_name, user, seat if role_name == "seat" else None, by)
@@ -193,7 +194,7 @@ async def login(request: web.Request) -> web.Response:
     cookie = COOKIE.format(role=role_name)
     old = sessions.pop(request.cookies.get(cookie, ""), None)
     if old is not None:
-        old.link.stop()
+        await old.link.close()
     token = secrets.token_urlsafe(32)
     sessions[token] = Session(token, role, link, table)
     response = web.json_response(
@@ -231,7 +232,7 @@ async def logout(request: web.Request) -> web.Response:
     session = session_of(request, role) if role in ROLES else None
     if session is not None:
         request.app[SESSIONS].pop(session.token, None)
-        session.link.stop()
+        await session.link.close()
     response = web.json_response({"ok": True})
     if role in ROLES:
         response.del_cookie(COOKIE.format(role=role), path="/")
@@ -246,18 +247,25 @@ def _unattended(app: web.Application, session: Session) -> None:
     idle = time.monotonic() - session.closed_at
     if idle >= IDLE_SECONDS:
         app[SESSIONS].pop(session.token, None)
-        session.link.stop()
+        _background(app, session.link.close())
     else:
         delay = max(AWAY_SECONDS, IDLE_SECONDS - idle)
         asyncio.get_running_loop().call_later(delay, _unattended, app, session)
 
 
-def _drop_idle(sessions: dict[str, Session]) -> None:
+def _background(app: web.Application, job: Coroutine[Any, Any, None]) -> None:
+    """Run ``job`` in the event loop, kept until it is done (a link closing, say)."""
+    task = asyncio.get_running_loop().create_task(job)
+    app[TASKS].add(task)
+    task.add_done_callback(app[TASKS].discard)
+
+
+def _drop_idle(app: web.Application, sessions: dict[str, Session]) -> None:
     """Close the oldest sessions with no page open (a full table of logins)."""
     idle = sorted((s for s in sessions.values() if s.sockets == 0), key=lambda s: s.created)
     for s in idle[: max(1, len(idle) // 2)]:
         sessions.pop(s.token, None)
-        s.link.stop()
+        _background(app, s.link.close())
 
 
 class Page:
@@ -436,6 +444,8 @@ def build_app(
     app[FAILURES] = {}
     pages_open: set[Page] = set()
     app[PAGES] = pages_open
+    tasks: set[asyncio.Task[None]] = set()
+    app[TASKS] = tasks
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
     app.router.add_get("/session", whoami)
@@ -448,8 +458,7 @@ def build_app(
         open_pages: set[Page] = app[PAGES]
         for p in list(open_pages):  # the pages reconnect to the server that replaces this one
             await p.ws.close(code=1001, message=b"the server is stopping")
-        for s in list(app[SESSIONS].values()):
-            s.link.stop()
+        await asyncio.gather(*(s.link.close() for s in app[SESSIONS].values()))
         app[SESSIONS].clear()
 
     app.on_shutdown.append(closing)

@@ -328,3 +328,31 @@ def test_a_page_shows_connecting_while_the_broker_is_away(
     finally:
         broker.stop()
     assert got[-1]["status"] == "connecting" and got[-1]["link"] == "public"
+
+
+def test_logging_out_ends_the_seats_link_and_says_it_is_away(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    controller = mqtt_client(embedded_broker)
+    presence = f"tablectl/{table_id}/seat/6/presence"
+    controller.subscribe(presence)
+    server = serve(embedded_broker)
+
+    async def session() -> list[int]:
+        statuses = []
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "seat", "table": table_id, "seat": "6", "password": "any"}
+            async with http.post(f"{server.url}/login", json=login) as r:
+                statuses.append(r.status)
+            async with http.get(f"{server.url}/session?role=seat") as r:
+                statuses.append(r.status)
+                assert (await r.json())["seat"] == "6"
+            async with http.post(f"{server.url}/logout?role=seat") as r:
+                statuses.append(r.status)
+            async with http.get(f"{server.url}/session?role=seat") as r:
+                statuses.append(r.status)
+        return statuses
+
+    assert asyncio.run(session()) == [200, 200, 200, 401]
+    controller.expect(presence, "offline")
+    assert [m.payload for m in controller.messages(presence)] == [b"online", b"offline"]
