@@ -67,6 +67,9 @@ class TimerView(_Model):
     deadline: float
     remaining: float = Field(ge=0)
     light: Literal["green", "yellow", "red"]
+    yellow_seconds: float = Field(
+        default=0, ge=0, description="the light turns yellow this many seconds before the deadline"
+    )
 
 
 class HandView(_Model):
@@ -78,6 +81,11 @@ class HandView(_Model):
     folded: bool = False
     result: str | None = Field(
         default=None, description="the main bet's result for this hand: win, lose or push"
+    )
+    payouts: list[dict[str, str | None]] = Field(
+        default_factory=list,
+        description="the main game's bets on this hand at the showdown: spot, result and the "
+        "odds paid on a win (no amount, no side bet: those are the seats' own)",
     )
 
 
@@ -112,6 +120,14 @@ class PublicState(_Envelope):
     halted: bool
     last_round: RoundSummary | None
     limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
+    names: dict[str, str] = Field(
+        default_factory=dict,
+        description="each position's best hand of the cards shown so far (its own and the "
+        "board's, five or more), by position: player, box 3, dealer",
+    )
+    folded: list[str] = Field(
+        default_factory=list, description="the hands of this round that folded (every stake)"
+    )
 
 
 class StakeView(_Model):

@@ -27,10 +27,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from controller.cards import Card
 from controller.events import Action
-from controller.games import Seating
 from controller.games.base import Game
 from controller.games.rules import Face, Spot, exact, format_amount
+from controller.hands import evaluate
 from controller.messages import (
     SEQ_MODULO,
     CardView,
@@ -213,6 +214,23 @@ def _card_views(
     return out
 
 
+def _names(cards: list[CardView], folded: list[str], game: Game) -> dict[str, str]:
+    """Each position's best hand of the cards this audience sees (with the board's), once
+    there are five; a folded hand gets none."""
+    shown: dict[str, list[Card]] = {}
+    for view in cards:
+        if view.card is not None:
+            shown.setdefault(view.position, []).append(Card.parse(view.card))
+    board = shown.pop("board", [])
+    names: dict[str, str] = {}
+    for position, own in shown.items():
+        held = (*own, *board)
+        if position in folded or not 5 <= len(held) <= 7:
+            continue
+        names[position] = evaluate(held, game.info.ranking).name
+    return names
+
+
 def _stake_view(state: TableState, rnd: Round, stake: Stake) -> StakeView:
     options: list[str] = []
     due = rnd.due
@@ -339,6 +357,7 @@ class Projector:
                     deadline=deadline,
                     remaining=round(remaining, 3),
                     light=light,
+                    yellow_seconds=self.yellow_seconds,
                 )
             )
         return timers
@@ -352,6 +371,8 @@ class Projector:
             spot.value: [format_amount(lim.minimum), format_amount(lim.maximum)]
             for spot, lim in game.config.limits.items()
         }
+        cards = _card_views(rnd, PUBLIC) if rnd else []
+        folded = [h for h in rnd.in_play if _folded(rnd, h)] if rnd else []
         return PublicState(
             **self._envelope(PUBLIC, now),
             game=game.info.id.value,
@@ -366,11 +387,13 @@ class Projector:
                 else None
             ),
             hands_in_play=list(rnd.in_play) if rnd else [],
-            cards=_card_views(rnd, PUBLIC) if rnd else [],
+            cards=cards,
             timers=self._timers(state, now),
             halted=state.phase is Phase.HALTED,
             last_round=self._last_round,
             limits=limits,
+            names=_names(cards, folded, game),
+            folded=folded,
         )
 
     def seat_state(self, state: TableState, seat: str, now: float) -> SeatState:
@@ -676,7 +699,11 @@ class Projector:
             for a in actions
             if a.kind == "card"
         ]
-        settled = {str(a.data["hand"]): a.data for a in actions if a.kind == "settled"}
+        settled: dict[str, dict[str, Any]] = {}
+        for a in sorted(
+            (a for a in actions if a.kind == "settled"), key=lambda a: bool(a.data.get("folded"))
+        ):  # a stake that played the hand to the showdown first: its main bet is the hand's
+            settled.setdefault(str(a.data["hand"]), a.data)
         for h, _, s in rnd.settlements:
             settled.setdefault(h, {"folded": s.folded, **s.to_json()})
 
@@ -685,24 +712,37 @@ class Projector:
 
         hands: list[HandView] = []
         dealer_name: str | None = None
-        shared = before.config.seating is Seating.SHARED  # decisions (and results) are per seat
         for hand in rnd.in_play:
             doc = settled.get(hand)
             folded = _folded(rnd, hand, actions)
             name = None
             result = None
+            payouts: list[dict[str, str | None]] = []
             if doc is not None and "player_hand" in doc:
                 name = None if folded else str(doc["player_hand"]["name"])
                 dealer_name = str(doc["dealer_hand"]["name"])
                 main = next(
                     (ln for ln in doc.get("lines", []) if ln.get("spot") == Spot.ANTE.value), None
                 )
-                result = None if main is None or shared else str(main.get("result"))
+                result = None if main is None or folded else str(main.get("result"))
+                if not folded:
+                    payouts = [
+                        {"spot": ln["spot"], "result": ln["result"], "odds": ln.get("odds")}
+                        for ln in doc.get("lines", [])
+                        if ln.get("spot") not in _SIDE_SPOTS
+                    ]
             hand_cards: list[str | None] = (
                 [None] * len(codes(hand)) if folded else list(codes(hand))
             )
             hands.append(
-                HandView(hand=hand, cards=hand_cards, name=name, folded=folded, result=result)
+                HandView(
+                    hand=hand,
+                    cards=hand_cards,
+                    name=name,
+                    folded=folded,
+                    result=result,
+                    payouts=payouts,
+                )
             )
         dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
         return RoundSummary(
