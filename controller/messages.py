@@ -26,6 +26,7 @@ __all__ = [
     "DealerState",
     "EventMessage",
     "HandView",
+    "PayoutView",
     "PitState",
     "PublicState",
     "Reply",
@@ -67,6 +68,23 @@ class TimerView(_Model):
     deadline: float
     remaining: float = Field(ge=0)
     light: Literal["green", "yellow", "red"]
+    yellow: float = Field(
+        default=0,
+        ge=0,
+        description=(
+            "the light turns yellow when this many seconds are left (red at none): a display "
+            "counts down from the deadline itself and changes colour as it goes"
+        ),
+    )
+
+
+class PayoutView(_Model):
+    """One bet spot's result on a hand, as the public may know it: no stake, no amount."""
+
+    spot: str = Field(description="ante, bonus, call, ... as settlements name them")
+    result: Literal["win", "lose", "push"]
+    odds: str | None = Field(default=None, description="what a win pays, such as 3:2")
+    paytable_line: str | None = Field(default=None, description="the paytable line it paid on")
 
 
 class HandView(_Model):
@@ -78,6 +96,13 @@ class HandView(_Model):
     folded: bool = False
     result: str | None = Field(
         default=None, description="the main bet's result for this hand: win, lose or push"
+    )
+    payouts: list[PayoutView] = Field(
+        default_factory=list,
+        description=(
+            "each spot's result on this hand (the stakes played on; a side bet also on a "
+            "folded stake), once each: what it paid at which odds, never an amount"
+        ),
     )
 
 
@@ -107,6 +132,10 @@ class PublicState(_Envelope):
     next: str = Field(description="what the table waits for, in words")
     next_position: str | None = Field(description="the position the next card goes to")
     hands_in_play: list[str]
+    folded: list[str] = Field(
+        default_factory=list,
+        description="the hands in play that every stake on them folded: out of the round",
+    )
     cards: list[CardView]
     timers: list[TimerView]
     halted: bool

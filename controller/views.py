@@ -28,7 +28,6 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from controller.events import Action
-from controller.games import Seating
 from controller.games.base import Game
 from controller.games.rules import Face, Spot, exact, format_amount
 from controller.messages import (
@@ -37,6 +36,7 @@ from controller.messages import (
     DealerState,
     EventMessage,
     HandView,
+    PayoutView,
     PitState,
     PublicState,
     Reply,
@@ -308,6 +308,7 @@ class Projector:
                     deadline=deadline,
                     remaining=round(remaining, 3),
                     light=light,
+                    yellow=self.yellow_seconds,
                 )
             )
         return timers
@@ -335,6 +336,7 @@ class Projector:
                 else None
             ),
             hands_in_play=list(rnd.in_play) if rnd else [],
+            folded=[h for h in rnd.in_play if _all_folded(game, rnd, h)] if rnd else [],
             cards=_card_views(rnd, PUBLIC) if rnd else [],
             timers=self._timers(state, now),
             halted=state.phase is Phase.HALTED,
@@ -642,33 +644,55 @@ class Projector:
             for a in actions
             if a.kind == "card"
         ]
-        settled = {str(a.data["hand"]): a.data for a in actions if a.kind == "settled"}
-        for h, _, s in rnd.settlements:
-            settled.setdefault(h, {"folded": s.folded, **s.to_json()})
+        # every stake's settlement, by hand: this step's, then those made earlier in the round
+        settled: dict[str, list[dict[str, Any]]] = {}
+        done: set[tuple[str, str]] = set()
+        for a in actions:
+            if a.kind == "settled":
+                key = (str(a.data["hand"]), str(a.data.get("seat")))
+                done.add(key)
+                settled.setdefault(key[0], []).append(a.data)
+        for h, seat, s in rnd.settlements:
+            if (h, seat) not in done:
+                settled.setdefault(h, []).append({"folded": s.folded, **s.to_json()})
 
         def codes(position: str) -> list[str]:
             return [c if isinstance(c, str) else c.code for p, c, _ in cards if p == position]
 
         hands: list[HandView] = []
         dealer_name: str | None = None
-        shared = before.config.seating is Seating.SHARED  # decisions (and results) are per seat
         for hand in rnd.in_play:
-            doc = settled.get(hand)
+            docs = settled.get(hand, [])
             folded = _folded(rnd, hand, actions)
+            played = [d for d in docs if not d.get("folded")]
             name = None
-            result = None
-            if doc is not None and "player_hand" in doc:
-                name = None if folded else str(doc["player_hand"]["name"])
-                dealer_name = str(doc["dealer_hand"]["name"])
-                main = next(
-                    (ln for ln in doc.get("lines", []) if ln.get("spot") == Spot.ANTE.value), None
-                )
-                result = None if main is None or shared else str(main.get("result"))
+            for doc in docs:
+                if "dealer_hand" in doc:
+                    dealer_name = str(doc["dealer_hand"]["name"])
+            shown = next((d for d in played if "player_hand" in d), None)
+            if shown is not None and not folded:
+                name = str(shown["player_hand"]["name"])
+            # the main bet's result: the same for every stake played on the hand
+            mains = {
+                str(ln.get("result"))
+                for d in played
+                for ln in d.get("lines", [])
+                if ln.get("spot") == Spot.ANTE.value
+            }
+            result = mains.pop() if len(mains) == 1 and not folded else None
             hand_cards: list[str | None] = (
                 [None] * len(codes(hand)) if folded else list(codes(hand))
             )
             hands.append(
-                HandView(hand=hand, cards=hand_cards, name=name, folded=folded, result=result)
+                HandView(
+                    hand=hand,
+                    cards=hand_cards,
+                    name=name,
+                    folded=folded,
+                    result=result,
+                    # a folded hand's side bets would tell its category: never public
+                    payouts=[] if folded else _payouts(docs),
+                )
             )
         dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
         return RoundSummary(
@@ -701,6 +725,39 @@ class Projector:
             repeated=repeated,
         )
         return Outgoing(topics.reply, self._encode(message), False, audience)
+
+
+def _all_folded(game: Game, rnd: Round, hand: str) -> bool:
+    """Whether every stake on ``hand`` folded already (a fold decided, or settled folded)."""
+    stakes = [s for s in rnd.stakes if s.hand == hand]
+    if stakes and all(s.decisions and game.walk(s.totals(), s.decisions).folded for s in stakes):
+        return True
+    return _folded(rnd, hand)
+
+
+def _payouts(docs: list[dict[str, Any]]) -> list[PayoutView]:
+    """Each spot's result on a hand, once each, from its stakes' settlements (their JSON): the
+    lines of the stakes played on, and a folded stake's side bets; no amount, no seat."""
+    out: list[PayoutView] = []
+    seen: set[tuple[Any, ...]] = set()
+    for doc in docs:
+        for line in doc.get("lines", ()):
+            spot = str(line.get("spot"))
+            if doc.get("folded") and spot not in _SIDE_SPOTS:
+                continue
+            key = (spot, line.get("result"), line.get("odds"), line.get("paytable_line"))
+            if key in seen or line.get("result") not in ("win", "lose", "push"):
+                continue
+            seen.add(key)
+            out.append(
+                PayoutView(
+                    spot=spot,
+                    result=line["result"],
+                    odds=line.get("odds"),
+                    paytable_line=line.get("paytable_line"),
+                )
+            )
+    return out
 
 
 def _side_bet_on_fold(data: dict[str, Any]) -> bool:

@@ -16,6 +16,7 @@ from controller.events import event_to_json
 from controller.journal import parse_head, utc_time
 from controller.table import TableState
 from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.display.terminal import settlement_words
 from tablectl.progress import Bars
 from tablectl.runtime import ReplayStep, replay
 
@@ -190,25 +191,40 @@ def run_replay(args: argparse.Namespace) -> int:
                     fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
                     print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
                     for action in actions:
-                        if action["kind"] in (
-                            "refused",
-                            "halted",
-                            "redeal",
-                            "alert",
-                            "settled",
-                            "round_ended",
-                        ):
-                            detail = {
-                                k: v
-                                for k, v in action.items()
-                                if k not in ("kind", "player_hand", "dealer_hand")
-                            }
-                            print(f"        -> {action['kind']}: {detail}")
+                        said = _action_words(action)
+                        if said:
+                            print(f"        -> {said}")
                     print(f"        after: {after['phase']}; next: {after['next']}")
             previous = step.state
     if not shown:
         raise TableError(f"round {args.round_id!r} is not in {args.journal}")
     return 0
+
+
+#: the actions the dispute view prints besides settlements and automatic decisions
+_DISPUTE_KINDS = frozenset(
+    {"refused", "halted", "resumed", "redeal", "alert", "round_ended", "ruling",
+     "card_corrected", "sequence_restored", "deck_changed", "seat_disconnected",
+     "bets_taken_back"}
+)  # fmt: skip
+
+
+def _action_words(action: dict[str, Any]) -> str | None:
+    """What the dispute view prints of an action, in words (None: nothing)."""
+    kind = action["kind"]
+    if kind == "settled":
+        return f"settled: {settlement_words(action)}"
+    if kind == "decision" and action.get("automatic"):
+        return (
+            f"automatic decision (the decision timer ran out): {action.get('option')} for "
+            f"{action.get('seat')} on {action.get('hand')}"
+        )
+    if kind in _DISPUTE_KINDS:
+        fields = ", ".join(
+            f"{k} {v}" for k, v in action.items() if k != "kind" and v not in (None, "", [], {})
+        )
+        return f"{kind}: {fields}"
+    return None
 
 
 #: what a seal cannot tell, said after every verification
