@@ -132,15 +132,21 @@ class PublicState(_Envelope):
     next: str = Field(description="what the table waits for, in words")
     next_position: str | None = Field(description="the position the next card goes to")
     hands_in_play: list[str]
-    folded: list[str] = Field(
-        default_factory=list,
-        description="the hands in play that every stake on them folded: out of the round",
-    )
     cards: list[CardView]
     timers: list[TimerView]
     halted: bool
     last_round: RoundSummary | None
     limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
+    names: dict[str, str] = Field(
+        default_factory=dict,
+        description="each position's best hand of the cards shown so far (its own and the "
+        "board's, five or more), by position: player, box 3, dealer",
+    )
+    folded: list[str] = Field(
+        default_factory=list,
+        description="the hands of this round that folded (every stake on them: a fold decided "
+        "or settled)",
+    )
 
 
 class StakeView(_Model):

@@ -27,9 +27,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from controller.cards import Card
 from controller.events import Action
 from controller.games.base import Game
 from controller.games.rules import Face, Spot, exact, format_amount
+from controller.hands import evaluate
 from controller.messages import (
     SEQ_MODULO,
     CardView,
@@ -201,6 +203,23 @@ def _card_views(
     return out
 
 
+def _names(cards: list[CardView], folded: list[str], game: Game) -> dict[str, str]:
+    """Each position's best hand of the cards this audience sees (with the board's), once
+    there are five; a folded hand gets none."""
+    shown: dict[str, list[Card]] = {}
+    for view in cards:
+        if view.card is not None:
+            shown.setdefault(view.position, []).append(Card.parse(view.card))
+    board = shown.pop("board", [])
+    names: dict[str, str] = {}
+    for position, own in shown.items():
+        held = (*own, *board)
+        if position in folded or not 5 <= len(held) <= 7:
+            continue
+        names[position] = evaluate(held, game.info.ranking).name
+    return names
+
+
 def _stake_view(state: TableState, rnd: Round, stake: Stake) -> StakeView:
     options: list[str] = []
     due = rnd.due
@@ -322,6 +341,8 @@ class Projector:
             spot.value: [format_amount(lim.minimum), format_amount(lim.maximum)]
             for spot, lim in game.config.limits.items()
         }
+        cards = _card_views(rnd, PUBLIC) if rnd else []
+        folded = [h for h in rnd.in_play if _all_folded(game, rnd, h)] if rnd else []
         return PublicState(
             **self._envelope(PUBLIC, now),
             game=game.info.id.value,
@@ -336,12 +357,13 @@ class Projector:
                 else None
             ),
             hands_in_play=list(rnd.in_play) if rnd else [],
-            folded=[h for h in rnd.in_play if _all_folded(game, rnd, h)] if rnd else [],
-            cards=_card_views(rnd, PUBLIC) if rnd else [],
+            cards=cards,
             timers=self._timers(state, now),
             halted=state.phase is Phase.HALTED,
             last_round=self._last_round,
             limits=limits,
+            names=_names(cards, folded, game),
+            folded=folded,
         )
 
     def seat_state(self, state: TableState, seat: str, now: float) -> SeatState:

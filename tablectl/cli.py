@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablectl.commands.console",
     "tablectl.commands.topics",
     "tablectl.commands.demo",
+    "tablectl.commands.web",
     "tablectl.commands.shoe",
     "tablectl.commands.sim",
     "tablectl.commands.cards",

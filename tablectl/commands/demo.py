@@ -75,7 +75,41 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--journal-dir", type=Path, help="keep the journals here")
     parser.add_argument("--quiet", action="store_true", help="no player display")
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the tables' pages in the browser (player display, overlay, seat, consoles)",
+    )
+    parser.add_argument(
+        "--linger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --web: keep serving the last state this long after the rounds end",
+    )
     parser.set_defaults(run=run)
+
+
+def table_id_of(game: GameId) -> str:
+    """The demo's table id of ``game``: D1 to D5 in the games' order."""
+    return f"D{list(GameId).index(game) + 1}"
+
+
+def _serve(
+    args: argparse.Namespace, address: BrokerAddress, folder: Path, games: list[GameId]
+) -> Any:
+    """The web server for the demo's tables (the display login on a broker with users)."""
+    from tablectl.commands.web import parse_listen
+    from tablectl.web.server import WebServer
+
+    host, port = parse_listen(args.web)
+    login = address
+    if address.username:
+        login = replace(address, username="display", password=dev_password("display"))
+    journals = {table_id_of(g): folder / f"{table_id_of(g)}.journal" for g in games}
+    server = WebServer(login, host, port, journals=journals).start()
+    print(f"web pages on {server.url}/ (every table and page)", flush=True)
+    return server
 
 
 def run_table(
@@ -83,7 +117,7 @@ def run_table(
 ) -> dict[str, Any]:
     """Run one game's table for ``args.hands`` rounds; return its summary."""
     seating = SETUP[game]
-    table_id = f"D{list(GameId).index(game) + 1}"
+    table_id = table_id_of(game)
     seats = [str(i) for i in range(1, args.players + 1)]
     studio = seating == "shared"
     text = f"""
@@ -197,8 +231,18 @@ def run(args: argparse.Namespace) -> int:
             from rich.live import Live
 
             live = stack.enter_context(Live(refresh_per_second=8, transient=True))
+        server = _serve(args, address, folder, games) if args.web else None
+        if server is not None:
+            stack.callback(server.stop)
         summaries = []
         for game in games:
+            if server is not None:
+                base = f"{server.url}/table/{table_id_of(game)}"
+                print(
+                    f"{game.value}: player display {base}/player  overlay {base}/overlay  "
+                    f"seat {base}/seat  dealer {base}/dealer  pit {server.url}/pit",
+                    flush=True,
+                )
             summaries.append(run_table(game, args, address, folder, live))
             s = summaries[-1]
             if live is not None:
@@ -222,6 +266,11 @@ def run(args: argparse.Namespace) -> int:
             if camera is not None:
                 verdict = "; ".join(camera["halts"]) or "it agreed with the shoe on every card"
                 print(f"  camera: {camera['frames']} frames read: {verdict}")
+        if server is not None:
+            if args.linger > 0:
+                print(f"serving the last state on {server.url}/ for {args.linger:g} s", flush=True)
+                time.sleep(args.linger)
+            server.stop()
     ok = all(s["finished"] and not s["display"]["findings"] for s in summaries)
     print("\ndemo " + ("complete" if ok else "FAILED: see above"))
     return 0 if ok else 1

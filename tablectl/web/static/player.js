@@ -1,0 +1,194 @@
+// The player display (and, with body.overlay, the stream overlay): a table's public view.
+// Drawn from the public state (a whole snapshot) and its card events (a card shows the
+// moment it is dealt); the timer counts down in the browser from the state's deadline.
+import { cardElement } from "/static/cards.js";
+import {
+  cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId,
+} from "/static/common.js";
+
+const table = tableId();
+const app = document.getElementById("app");
+let state = null;
+let link = null;
+let history = [];
+let yellow = 1;
+
+/** A hand: data-hand, its cards (backs for face-down), its name, result and fold. */
+export function handView(hand, cards, { name = null, result = null, folded = false, title } = {}) {
+  return el(
+    "div",
+    { class: `hand${folded ? " folded" : ""}`, "data-hand": hand, "data-folded": folded ? "true" : null },
+    el("div", { class: "hand-title" }, title || handTitle(hand)),
+    el("div", { class: "cards" }, cards.map((c) => cardElement(c))),
+    el("div", { class: "hand-name" }, folded ? "Folded" : name || "\u00a0"),
+    result ? el("div", { class: `result ${result}`, "data-result": result }, RESULT[result] || result) : null,
+  );
+}
+
+const RESULT = { win: "Wins", lose: "Loses", push: "Push" };
+
+function layoutOf(s) {
+  // in play: the state's cards; between rounds: the last round as it ended
+  const by = cardsBy(s.cards);
+  const last = s.last_round;
+  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
+  if (between && last && last.dealer) {
+    return {
+      ended: true,
+      dealer: { cards: last.dealer.cards, name: last.dealer.name },
+      board: last.board,
+      hands: last.hands.map((h) => ({
+        hand: h.hand, cards: h.cards, name: h.name, result: h.result, folded: h.folded,
+      })),
+    };
+  }
+  const names = s.names || {};
+  const folded = new Set(s.folded || []);
+  const hands = (s.hands_in_play || []).map((h) => ({
+    hand: h,
+    cards: (by[h] || []).map((c) => c.card),
+    name: names[h] || null,
+    folded: folded.has(h),
+  }));
+  for (const pos of Object.keys(by)) {
+    if (pos !== "dealer" && pos !== "board" && !(s.hands_in_play || []).includes(pos)) {
+      hands.push({ hand: pos, cards: by[pos].map((c) => c.card), name: names[pos] || null });
+    }
+  }
+  return {
+    ended: false,
+    dealer: { cards: (by.dealer || []).map((c) => c.card), name: names.dealer || null },
+    board: (by.board || []).map((c) => c.card),
+    hands,
+  };
+}
+
+function timerView(s) {
+  const timer = (s && s.timers && s.timers[0]) || null;
+  if (!timer) {
+    return el("div", { class: "timer idle", "data-timer": "", "data-light": "off" },
+      el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}` }))),
+      el("div", { class: "seconds" }, "–"),
+      el("div", { class: "timer-name" }, "No timer running"));
+  }
+  const left = secondsLeft(timer);
+  const light = lightFor(left, yellow);
+  return el("div", { class: `timer ${light}`, "data-timer": Math.ceil(left), "data-light": light, "data-deadline": timer.deadline },
+    el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}${c === light ? " on" : ""}` }))),
+    el("div", { class: "seconds" }, `${Math.ceil(left)}`),
+    el("div", { class: "timer-name" }, timer.name === "betting" ? "Betting closes" : "Decide"));
+}
+
+function historyView() {
+  const rows = history.slice(-8).reverse();
+  return el("div", { class: "history" },
+    el("h2", {}, "Last rounds"),
+    rows.length === 0 ? el("p", { class: "muted" }, "No round played yet") : null,
+    el("ol", {}, rows.map((r) => el("li", { "data-round": r.round_id },
+      el("span", { class: "round-id" }, r.round_id),
+      el("span", { class: "outcome" }, r.outcome === "complete" ? roundLine(r) : r.outcome),
+    ))));
+}
+
+function roundLine(r) {
+  const dealer = r.dealer && r.dealer.name ? `Dealer ${r.dealer.name}` : "Dealer";
+  const hands = (r.hands || []).map((h) =>
+    `${handTitle(h.hand)}: ${h.folded ? "folded" : `${h.name || "?"}${h.result ? ` (${RESULT[h.result] || h.result})` : ""}`}`);
+  return [dealer, ...hands].join(" · ");
+}
+
+function render() {
+  const s = state;
+  const [cls, words] = statusWords(link && link.last, s);
+  const phase = s ? s.phase : "connecting";
+  const header = el("header", { class: "topbar" },
+    el("div", { class: "brand" }, s ? s.title : "tablectl"),
+    el("div", { class: "where" }, `Table ${table}`),
+    el("div", { class: `status ${cls}`, "data-status": cls }, words));
+  if (!s) {
+    app.replaceChildren(header, el("section", { class: "felt empty" }, el("p", { class: "waiting" }, words)));
+    return;
+  }
+  const lay = layoutOf(s);
+  const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
+    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
+      s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
+    el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
+    el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
+    el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
+    s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null);
+  const side = el("aside", { class: "side" }, timerView(s), limitsView(s), historyView());
+  app.replaceChildren(header, el("div", { class: "body" }, felt, side));
+}
+
+function limitsView(s) {
+  const rows = Object.entries(s.limits || {});
+  if (rows.length === 0) return null;
+  return el("div", { class: "limits" }, el("h2", {}, "Limits"),
+    el("table", {}, rows.map(([spot, [lo, hi]]) => el("tr", {}, el("td", {}, spot.replace("_", " ")), el("td", {}, `${lo} – ${hi}`)))));
+}
+
+function cap(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+}
+
+function onFrame(f) {
+  if (f.topic === "state") {
+    if (!f.retained && f.payload && typeof f.payload.at === "number") noteClock(f.payload.at);
+    state = f.payload;
+    render();
+  } else if (f.topic === "events" && state && f.payload && f.payload.event === "card") {
+    if (!f.retained) noteClock(f.payload.at);
+    const d = f.payload.data || {};
+    const cards = state.cards || [];
+    const index = d.index || cards.filter((c) => c.position === d.position).length + 1;
+    if (!cards.some((c) => c.position === d.position && c.index === index)) {
+      state = { ...state, cards: [...cards, { position: d.position, index, face: d.face, card: d.card }] };
+      render();
+    }
+  } else if (f.topic === "events" && f.payload && f.payload.event === "round_ended") {
+    window.__rounds = (window.__rounds || 0) + 1;
+  }
+}
+
+link = new Link({
+  table,
+  onFrame,
+  onGateway: (g) => {
+    link.last = g;
+    render();
+  },
+  onHistory: (h) => {
+    history = h;
+    render();
+  },
+  onSocket: (what) => {
+    if (what === "closed" && link) {
+      link.last = { gateway: "broker-down" };
+      render();
+    }
+  },
+});
+
+// history grows from the states' last rounds
+const seen = new Set();
+const base = onFrame;
+link.handlers.onFrame = (f) => {
+  if (f.topic === "state" && f.payload && f.payload.last_round) {
+    const r = f.payload.last_round;
+    if (!seen.has(r.round_id) && !history.some((h) => h.round_id === r.round_id)) {
+      seen.add(r.round_id);
+      history = [...history, r].slice(-12);
+    }
+  }
+  base(f);
+};
+
+// the timer ticks in the browser
+setInterval(() => {
+  const t = document.querySelector("[data-timer]");
+  if (!t || !state || !state.timers || !state.timers[0]) return;
+  t.replaceWith(timerView(state));
+}, 100);
+
+render();

@@ -1,0 +1,60 @@
+"""Headless Chromium for page tests, screenshots and benchmarks: Debian's ``chromium`` driven
+by Selenium through ``/usr/bin/chromedriver``, given explicitly so that nothing is downloaded.
+
+``chrome()`` starts one browser (a fresh profile in a temporary folder); ``CHROMIUM`` and
+``CHROMEDRIVER`` say where they are expected, ``available()`` whether both are there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+
+
+def available() -> bool:
+    """Whether Chromium and its driver are installed (``apt install chromium chromium-driver``)."""
+    return CHROMIUM.exists() and CHROMEDRIVER.exists()
+
+
+def chrome(width: int = 1920, height: int = 1080, *, scale: float = 1.0) -> Any:
+    """A headless Chromium (quit it when done: its profile folder goes with it)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument(f"--window-size={width},{height}")
+    options.add_argument(f"--force-device-scale-factor={scale}")
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    quit_ = driver.quit
+
+    def quit_and_clean() -> None:
+        try:
+            quit_()
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+
+    driver.quit = quit_and_clean
+    return driver

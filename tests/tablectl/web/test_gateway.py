@@ -1,0 +1,199 @@
+"""The web gateway on real brokers: what a page receives, what it may send, the display rules.
+
+The controller's side is a real MQTT client logged in as ``controller``; the pages are
+WebSocket clients speaking what the pages speak.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from drivers.mqtt.client import BrokerAddress
+from tablectl.web.server import MAX_FRAME_BYTES, WebServer
+
+WAIT = 5.0
+
+
+def state(table: str, seq: int, birth: int = 1, **more: Any) -> bytes:
+    doc = {"v": 1, "table": table, "birth": birth, "seq": seq, "at": 0.0, "type": "state"}
+    return json.dumps({**doc, "phase": "idle", **more}).encode()
+
+
+def event(table: str, seq: int, birth: int = 1) -> bytes:
+    doc = {"v": 1, "table": table, "birth": birth, "seq": seq, "at": 0.0, "type": "event"}
+    return json.dumps({**doc, "event": "phase", "data": {}}).encode()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., WebServer]]:
+    servers: list[WebServer] = []
+
+    def start(broker: Any, user: str | None = None) -> WebServer:
+        address = BrokerAddress("127.0.0.1", broker.port)
+        if user is not None:
+            address = BrokerAddress("127.0.0.1", broker.port, user, f"{user}-dev")
+        server = WebServer(address, "127.0.0.1", 0).start()
+        servers.append(server)
+        assert server.feed is not None and server.feed.link.wait_subscribed(WAIT)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+async def frames_until(
+    ws: aiohttp.ClientWebSocketResponse, done: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
+    """Frames received until one satisfies ``done`` (bounded by WAIT)."""
+    got: list[dict[str, Any]] = []
+
+    async def read() -> None:
+        async for message in ws:
+            got.append(json.loads(message.data))
+            if done(got[-1]):
+                return
+
+    await asyncio.wait_for(read(), WAIT)
+    return got
+
+
+def test_a_public_page_gets_the_kept_state_and_is_online_only_once_heard_live(
+    mosquitto: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    controller = mqtt_client(mosquitto, "controller")
+    controller.subscribe(f"tablectl/{table_id}/rebirth")
+    controller.publish(f"tablectl/{table_id}/status", "online", retain=True)
+    controller.publish(f"tablectl/{table_id}/state", state(table_id, 0), retain=True)
+    server = serve(mosquitto, "display")
+
+    async def page() -> None:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={table_id}") as ws,
+        ):
+            first = await frames_until(ws, lambda f: f.get("topic") == "state")
+            kept = [f for f in first if f.get("topic") == "status"]
+            assert kept == [
+                {"table": table_id, "topic": "status", "payload": "online", "retained": True}
+            ]
+            # the broker's kept "online" is not enough: the server asks the controller
+            controller.expect(f"tablectl/{table_id}/rebirth")
+            links = [f for f in first if "gateway" in f]
+            assert links and all(f["status"] != "online" for f in links)
+            controller.publish(f"tablectl/{table_id}/status", "online", retain=True)
+            live = await frames_until(ws, lambda f: f.get("status") == "online")
+            assert live[-1]["gateway"] == "connected"
+
+    asyncio.run(page())
+
+
+def test_a_gap_in_the_public_stream_asks_for_a_rebirth(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    controller = mqtt_client(embedded_broker)
+    controller.subscribe(f"tablectl/{table_id}/rebirth")
+    server = serve(embedded_broker)
+    controller.publish(f"tablectl/{table_id}/status", "online")
+    controller.publish(f"tablectl/{table_id}/state", state(table_id, 0))
+    controller.publish(f"tablectl/{table_id}/events", event(table_id, 1))
+    assert not controller.messages(f"tablectl/{table_id}/rebirth")
+    controller.publish(f"tablectl/{table_id}/events", event(table_id, 3))  # 2 went missing
+    controller.expect(f"tablectl/{table_id}/rebirth")
+    assert server.feed is not None and server.feed.tables[table_id].gaps == 1
+
+
+def test_a_public_page_may_send_nothing_and_every_refusal_says_why(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    controller = mqtt_client(embedded_broker)
+    controller.subscribe(f"tablectl/{table_id}/#")
+    server = serve(embedded_broker)
+
+    async def page() -> list[str]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={table_id}") as ws,
+        ):
+            await frames_until(ws, lambda f: "history" in f)
+            answers = []
+            for text in (
+                json.dumps({"command": {"command": "start_round"}}),
+                "x" * (MAX_FRAME_BYTES + 1),
+                "not json",
+                json.dumps({"command": {"command": "start_round"}, "colour": "red"}),
+            ):
+                await ws.send_str(text)
+                got = await frames_until(ws, lambda f: "refused" in f)
+                answers.append(got[-1]["refused"])
+            return answers
+
+    answers = asyncio.run(page())
+    assert "expected no commands from a public page" in answers[0]
+    assert f"at most {MAX_FRAME_BYTES} bytes; got {MAX_FRAME_BYTES + 1} bytes" in answers[1]
+    assert "got invalid JSON" in answers[2]
+    assert "expected only command and ref; got colour" in answers[3]
+    assert not controller.messages(f"tablectl/{table_id}/+/cmd")  # nothing was published
+
+
+def test_a_seat_logs_in_as_its_user_and_gets_its_own_topics_only(
+    mosquitto: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    controller = mqtt_client(mosquitto, "controller")
+    controller.subscribe(f"tablectl/{table_id}/seat/+/cmd", f"tablectl/{table_id}/seat/+/presence")
+    server = serve(mosquitto, "display")
+    seat = f"tablectl/{table_id}/seat"
+    controller.publish(f"{seat}/3/state", state(table_id, 0, seat="3"), retain=True)
+    controller.publish(f"{seat}/4/state", state(table_id, 0, seat="4"), retain=True)
+
+    async def page() -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "seat", "table": table_id, "seat": "3", "password": "wrong"}
+            async with http.post(f"{server.url}/login", json=login) as r:
+                refused = (r.status, (await r.json())["error"])
+            login["password"] = "seat-3-dev"
+            async with http.post(f"{server.url}/login", json=login) as r:
+                assert r.status == 200, await r.text()
+                cookie = r.headers["Set-Cookie"]
+            async with http.ws_connect(f"{server.url}/ws?table={table_id}&role=seat") as ws:
+                got = await frames_until(ws, lambda f: f.get("topic") == "seat/3/state")
+                await ws.send_json({"command": {"command": "place_bet", "spot": "ante"}})
+                sent = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]
+                reply = {"v": 1, "type": "reply", "id": sent["id"], "ok": True}
+                controller.publish(f"{seat}/3/reply", json.dumps(reply))
+                controller.publish(f"{seat}/4/reply", json.dumps({**reply, "id": "other"}))
+                controller.publish(f"{seat}/3/events", event(table_id, 1))
+                got += await frames_until(ws, lambda f: f.get("topic") == "seat/3/events")
+        return got, [str(refused), cookie], sent
+
+    got, notes, sent = asyncio.run(page())
+    assert notes[0].startswith("(401") and "refused seat-3's login" in notes[0]
+    assert "HttpOnly" in notes[1] and "SameSite=Strict" in notes[1]
+    topics = [f["topic"] for f in got if "topic" in f]
+    assert "seat/3/state" in topics and "seat/3/reply" in topics
+    assert not [t for t in topics if t.startswith("seat/") and not t.startswith("seat/3/")]
+    command = json.loads(controller.expect(f"{seat}/3/cmd").payload)
+    assert command == {"v": 1, "id": sent["id"], "command": "place_bet", "spot": "ante"}
+    controller.expect(f"{seat}/3/presence", "online")
+
+
+def test_a_role_page_without_a_login_is_turned_away(
+    embedded_broker: Any, table_id: str, serve: Any
+) -> None:
+    server = serve(embedded_broker)
+
+    async def page() -> tuple[int, str]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{server.url}/ws?table={table_id}&role=dealer") as r,
+        ):
+            return r.status, await r.text()
+
+    status, text = asyncio.run(page())
+    assert status == 401 and "expected a login as dealer first" in text
