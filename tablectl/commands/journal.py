@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,11 @@ def register(subparsers: Any) -> None:
     again.add_argument("--journal", type=Path, required=True, help="the table's journal file")
     again.add_argument("--round", required=True, dest="round_id", help="the round id")
     again.add_argument("--json", action="store_true", help="one JSON object per event")
+    again.add_argument(
+        "--scenario",
+        action="store_true",
+        help="print the round as a scenario file instead ('tablectl scenario run' replays it)",
+    )
     again.set_defaults(run=run_replay)
 
     journal = subparsers.add_parser("journal", help="journal maintenance")
@@ -102,37 +107,59 @@ def _round_of(step: ReplayStep, previous: TableState | None) -> str | None:
     return step.state.round.round_id if step.state.round is not None else None
 
 
+def history(steps: Iterable[ReplayStep]) -> list[dict[str, Any]]:
+    """The rounds of a journal's replayed steps: id, start, end, outcome, events, money (a
+    redealt game: abandoned, ``continued_as`` the new one, which is ``redeal_of`` it)."""
+    rounds: dict[str, dict[str, Any]] = {}
+    previous: TableState | None = None
+    for step in steps:
+        rid = _round_of(step, previous)
+        if rid is not None:
+            info = rounds.setdefault(
+                rid, {"round_id": rid, "started": utc_time(step.at), "events": 0,
+                      "outcome": "in play", "staked": "0", "returned": "0"},
+            )  # fmt: skip
+            info["events"] += 1
+            for action in step.actions:
+                if action.kind == "redeal" and action.data.get("abandoned_round") == rid:
+                    # the cards dealt again are a new game, linked to this abandoned one
+                    new = str(action.data["round_id"])
+                    info["outcome"] = "abandoned"
+                    info["ended"] = utc_time(step.at)
+                    info["continued_as"] = new
+                    rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
+                                   "outcome": "in play", "staked": "0", "returned": "0",
+                                   "redeal_of": rid}  # fmt: skip
+                if action.kind == "round_ended" and action.data.get("round_id") == rid:
+                    info["outcome"] = action.data["outcome"]
+                    info["ended"] = utc_time(step.at)
+                    info["staked"] = action.data.get("staked", "0")
+                    info["returned"] = action.data.get("returned", "0")
+        previous = step.state
+    return list(rounds.values())
+
+
+def of_round(
+    steps: Iterable[ReplayStep], round_id: str
+) -> Iterator[tuple[TableState | None, ReplayStep]]:
+    """The steps of one round (from the redeal that opened it, for a redealt game), each
+    with the table's state before it."""
+    previous: TableState | None = None
+    for step in steps:
+        opened = any(
+            a.kind == "redeal" and a.data.get("round_id") == round_id for a in step.actions
+        )
+        if opened or _round_of(step, previous) == round_id:
+            yield previous, step
+        previous = step.state
+
+
 def run_history(args: argparse.Namespace) -> int:
     """List the rounds."""
     journal = _open(args.journal)
-    rounds: dict[str, dict[str, Any]] = {}
-    previous: TableState | None = None
     with contextlib.closing(journal), Bars() as bars:
-        for step in _replay(journal, args.journal, bars):
-            rid = _round_of(step, previous)
-            if rid is not None:
-                info = rounds.setdefault(
-                    rid, {"round_id": rid, "started": utc_time(step.at), "events": 0,
-                          "outcome": "in play", "staked": "0", "returned": "0"},
-                )  # fmt: skip
-                info["events"] += 1
-                for action in step.actions:
-                    if action.kind == "redeal" and action.data.get("abandoned_round") == rid:
-                        # the cards dealt again are a new game, linked to this abandoned one
-                        new = str(action.data["round_id"])
-                        info["outcome"] = "abandoned"
-                        info["ended"] = utc_time(step.at)
-                        info["continued_as"] = new
-                        rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
-                                       "outcome": "in play", "staked": "0", "returned": "0",
-                                       "redeal_of": rid}  # fmt: skip
-                    if action.kind == "round_ended" and action.data.get("round_id") == rid:
-                        info["outcome"] = action.data["outcome"]
-                        info["ended"] = utc_time(step.at)
-                        info["staked"] = action.data.get("staked", "0")
-                        info["returned"] = action.data.get("returned", "0")
-            previous = step.state
-    for info in rounds.values():
+        rounds = history(_replay(journal, args.journal, bars))
+    for info in rounds:
         if args.json:
             print(json.dumps(info))
         else:
@@ -170,32 +197,32 @@ def _summary(state: TableState) -> dict[str, Any]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Print every event of one round with the state after it."""
+    """Print every event of one round with the state after it (``--scenario``: the round
+    as a scenario file)."""
+    if args.scenario:
+        from tablectl.web.replay import round_scenario
+
+        print(round_scenario(args.journal, args.round_id), end="")
+        return 0
     journal = _open(args.journal)
     shown = 0
-    previous: TableState | None = None
     with contextlib.closing(journal), Bars() as bars:
-        for step in _replay(journal, args.journal, bars):
-            opened = any(
-                a.kind == "redeal" and a.data.get("round_id") == args.round_id for a in step.actions
-            )
-            if opened or _round_of(step, previous) == args.round_id:
-                shown += 1
-                event = event_to_json(step.event)
-                after = _summary(step.state)
-                actions = [{"kind": a.kind, **a.data} for a in step.actions]
-                if args.json:
-                    row = {"row": step.seq, "at": utc_time(step.at), "event": event}
-                    print(json.dumps({**row, "actions": actions, "after": after}))
-                else:
-                    fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
-                    print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
-                    for action in actions:
-                        said = _action_words(action)
-                        if said:
-                            print(f"        -> {said}")
-                    print(f"        after: {after['phase']}; next: {after['next']}")
-            previous = step.state
+        for _, step in of_round(_replay(journal, args.journal, bars), args.round_id):
+            shown += 1
+            event = event_to_json(step.event)
+            after = _summary(step.state)
+            actions = [{"kind": a.kind, **a.data} for a in step.actions]
+            if args.json:
+                row = {"row": step.seq, "at": utc_time(step.at), "event": event}
+                print(json.dumps({**row, "actions": actions, "after": after}))
+            else:
+                fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
+                print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
+                for action in actions:
+                    said = action_words(action)
+                    if said:
+                        print(f"        -> {said}")
+                print(f"        after: {after['phase']}; next: {after['next']}")
     if not shown:
         raise TableError(f"round {args.round_id!r} is not in {args.journal}")
     return 0
@@ -209,7 +236,7 @@ _DISPUTE_KINDS = frozenset(
 )  # fmt: skip
 
 
-def _action_words(action: dict[str, Any]) -> str | None:
+def action_words(action: dict[str, Any]) -> str | None:
     """What the dispute view prints of an action, in words (None: nothing)."""
     kind = action["kind"]
     if kind == "settled":
