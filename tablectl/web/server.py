@@ -7,7 +7,7 @@ Routes (the pages' own routes come from :mod:`tablectl.web.pages`, each module's
   "password": "...", "user": optional, "by": the pit manager's name}``: the server logs in
   to the broker AS that user with that password (the broker's ACL decides what the page
   sees) and sets a session cookie (random, HttpOnly, SameSite=Strict) that binds the browser
-  to that link; ``POST /logout`` ends it.
+  to that link; ``POST /logout?role=R`` ends it, ``GET /session?role=R`` names it.
 - ``GET /ws?table=T1[&role=seat|dealer|pit]``: the page's socket. Public pages need no
   session (they share the server's display login); a role page needs that role's session.
   Server -> page: ``{"table", "topic", "payload", "retained"}`` frames, ``{"gateway": ...}``
@@ -178,6 +178,23 @@ async def login(request: web.Request) -> web.Response:
     )
     response.set_cookie(cookie, token, httponly=True, samesite="Strict", path="/")
     return response
+
+
+async def whoami(request: web.Request) -> web.Response:
+    """``GET /session?role=R``: this browser's login as that role (401 without one)."""
+    role = request.query.get("role", "")
+    session = session_of(request, role) if role in ROLES else None
+    if session is None:
+        return _refusal(401, f"expected a login as {role or 'a role'}; got none")
+    return web.json_response(
+        {
+            "role": session.role.role,
+            "user": session.role.user,
+            "seat": session.role.seat,
+            "table": None if session.table == "+" else session.table,
+            "link": session.link.gateway,
+        }
+    )
 
 
 async def logout(request: web.Request) -> web.Response:
@@ -369,6 +386,7 @@ def build_app(
     app[JOURNALS] = dict(journals or {})
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
+    app.router.add_get("/session", whoami)
     app.router.add_get("/ws", websocket)
     app.router.add_static("/static/", STATIC, append_version=False)
     for info in sorted(pkgutil.iter_modules(pages.__path__), key=lambda m: m.name):

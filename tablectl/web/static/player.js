@@ -1,7 +1,7 @@
 // The player display (and, with body.overlay, the stream overlay): a table's public view.
 // Drawn from the public state (a whole snapshot) and its card events (a card shows the
 // moment it is dealt); the timer counts down in the browser from the state's deadline.
-import { cardElement } from "/static/cards.js";
+import { handView, RESULT } from "/static/hands.js";
 import {
   cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId,
 } from "/static/common.js";
@@ -12,20 +12,6 @@ let state = null;
 let link = null;
 let history = [];
 let yellow = 1;
-
-/** A hand: data-hand, its cards (backs for face-down), its name, result and fold. */
-export function handView(hand, cards, { name = null, result = null, folded = false, title } = {}) {
-  return el(
-    "div",
-    { class: `hand${folded ? " folded" : ""}`, "data-hand": hand, "data-folded": folded ? "true" : null },
-    el("div", { class: "hand-title" }, title || handTitle(hand)),
-    el("div", { class: "cards" }, cards.map((c) => cardElement(c))),
-    el("div", { class: "hand-name" }, folded ? "Folded" : name || "\u00a0"),
-    result ? el("div", { class: `result ${result}`, "data-result": result }, RESULT[result] || result) : null,
-  );
-}
-
-const RESULT = { win: "Wins", lose: "Loses", push: "Push" };
 
 function layoutOf(s) {
   // in play: the state's cards; between rounds: the last round as it ended

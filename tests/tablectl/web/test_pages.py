@@ -1,0 +1,253 @@
+"""The pages in a real headless Chromium, fed by real tables on the embedded broker.
+
+A whole demo round set of a game is played while the player display is open: every card
+the table deals to the public appears on the page (recorded as it is drawn), and the
+results of each round are on it at the end. A seat's page, logged in as its seat, bets and
+decides with its buttons and the table applies them; the page never receives a frame of
+another seat. The sweep over every game is in ``make test-full``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.tables import parse_table_text
+from controller.games import GameId
+from drivers.mqtt.client import BrokerAddress
+from drivers.mqtt.embedded import EmbeddedBroker
+from simulators.dealer.crew import Crew
+from tablectl.commands.demo import run_table, table_id_of
+from tablectl.running import RunningTable
+from tablectl.web.server import WebServer
+from tests.support import browser
+
+pytestmark = pytest.mark.skipif(
+    not browser.available(), reason="Chromium and chromedriver are not installed"
+)
+
+#: records every card element drawn inside a hand, as "hand|card", from the moment it runs
+RECORDER = """
+window.__seen = new Set();
+const note = (node) => {
+  if (!(node instanceof Element)) return;
+  for (const c of node.matches('[data-card]') ? [node] : node.querySelectorAll('[data-card]')) {
+    const hand = c.closest('[data-hand]');
+    if (hand) window.__seen.add(hand.dataset.hand + '|' + c.dataset.card);
+  }
+};
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) note(n);
+}).observe(document.body, {childList: true, subtree: true});
+note(document.body);
+"""
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Any]:
+    driver = browser.chrome(1600, 900)
+    driver.set_script_timeout(10)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[tuple[EmbeddedBroker, WebServer]]:
+    with EmbeddedBroker() as broker:
+        server = WebServer(BrokerAddress("127.0.0.1", broker.port), "127.0.0.1", 0).start()
+        try:
+            yield broker, server
+        finally:
+            server.stop()
+
+
+def wait_for(predicate: Any, timeout: float, what: str) -> Any:
+    """Poll ``predicate`` until it returns something true (bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {timeout:g} s for {what}")
+
+
+def demo_args(hands: int) -> argparse.Namespace:
+    return argparse.Namespace(
+        hands=hands, seed=7, players=3, rate=40.0, irregular=0.0, camera=False, quiet=True,
+        betting_seconds=1.5, decision_seconds=2.0,
+    )  # fmt: skip
+
+
+def play_on_player_display(
+    game: GameId, chrome: Any, site: tuple[EmbeddedBroker, WebServer], mqtt_client: Any,
+    tmp_path: Path, hands: int = 2,
+) -> None:  # fmt: skip
+    broker, server = site
+    table = table_id_of(game)
+    probe = mqtt_client(broker)
+    probe.subscribe(f"tablectl/{table}/events")
+    chrome.get(f"{server.url}/table/{table}/player")
+    wait_for(lambda: chrome.execute_script("return !!window.__frames"), 5, "the page's socket")
+    chrome.execute_script(RECORDER)
+    summary: dict[str, Any] = {}
+    address = BrokerAddress("127.0.0.1", broker.port)
+    runner = threading.Thread(
+        target=lambda: summary.update(run_table(game, demo_args(hands), address, tmp_path, None))
+    )
+    runner.start()
+    runner.join(60 + 20 * hands)
+    assert summary.get("finished"), f"the {game.value} table did not finish its rounds"
+    dealt = set()
+    ended = []
+    for message in probe.messages(f"tablectl/{table}/events"):
+        doc = json.loads(message.payload)
+        if doc["event"] == "card":
+            data = doc["data"]
+            dealt.add(f"{data['position']}|{data['card'] or 'back'}")
+        elif doc["event"] == "round_ended":
+            ended.append(doc["data"])
+    assert dealt, "no card was dealt"
+    seen = wait_for(
+        lambda: (s := set(chrome.execute_script("return [...window.__seen]"))) >= dealt and s,
+        5,
+        "every dealt card on the page",
+    )
+    assert dealt <= seen, f"dealt but never drawn: {sorted(dealt - seen)}"
+    # the results at the end: the last complete round's hands, names and dealer
+    complete = [e["round_id"] for e in ended if e.get("outcome") == "complete"]
+    if complete:
+        last = complete[-1]
+        wait_for(
+            lambda: chrome.execute_script(
+                "return document.querySelector(`[data-round='${arguments[0]}']`)", last
+            ),
+            5,
+            f"round {last} in the history",
+        )
+        names = chrome.execute_script(
+            "return [...document.querySelectorAll('.felt.ended .hand-name')]"
+            ".map((e) => e.textContent.trim())"
+        )
+        assert names and any(n and n != "\u00a0" for n in names), names
+
+
+@pytest.mark.timeout(180)
+def test_the_player_display_draws_every_card_and_the_results(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    play_on_player_display(GameId.CASINO_HOLDEM, chrome, site, mqtt_client, tmp_path)
+
+
+@pytest.mark.full
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("game", [g for g in GameId if g is not GameId.CASINO_HOLDEM])
+def test_the_player_display_of_every_game(
+    game: GameId, chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    play_on_player_display(game, chrome, site, mqtt_client, tmp_path, hands=3)
+
+
+def studio_table(table_id: str, folder: Path, address: BrokerAddress) -> RunningTable:
+    text = f"""
+[table]
+id = "{table_id}"
+game = "casino-holdem"
+seating = "shared"
+boxes = 1
+journal = "{table_id}.journal"
+betting_seconds = 4.0
+decision_seconds = 6.0
+yellow_seconds = 1
+seats = ["1", "2", "3"]
+balance = "1000"
+confirm_payments = false
+[shoe]
+kind = "simulated"
+dialect = "framed"
+rate = 40
+seed = 11
+"""
+    config = parse_table_text(text, f"test table {table_id}")
+    return RunningTable(config, folder, address, client_id=f"test-{table_id}")
+
+
+def seat_frames(chrome: Any) -> dict[str, int]:
+    counts: dict[str, int] = chrome.execute_script("return window.__frames.byTopic")
+    return counts
+
+
+@pytest.mark.timeout(120)
+def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
+    chrome: Any, site: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    broker, server = site
+    table_id = "S1"
+    address = BrokerAddress("127.0.0.1", broker.port)
+    table = studio_table(table_id, tmp_path, address)
+    chrome.get(f"{server.url}/table/{table_id}/seat")
+    wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
+    chrome.find_element(By.ID, "seat").send_keys("3")
+    chrome.find_element(By.ID, "password").send_keys("seat-3-dev")
+    chrome.find_element(By.ID, "login-button").click()
+    wait_for(lambda: chrome.find_elements(By.ID, "logout"), 5, "the seat's page")
+    table.start()
+    crew = Crew(
+        address, table_id, "casino-holdem", [("1", "player"), ("2", "player")], rounds=1,
+        seed=3, studio=True, on_round_end=lambda data: table.simulator.new_deck(),
+    )  # fmt: skip
+    crew.start()
+    try:
+        bet = wait_for(
+            lambda: [
+                b
+                for b in chrome.find_elements(By.CSS_SELECTOR, "[data-command='place_bet']")
+                if b.get_attribute("data-spot") == "ante" and b.is_enabled()
+            ],
+            10,
+            "the ante button enabled by the betting phase",
+        )
+        bet[0].click()
+        wait_for(
+            lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-stake='player']"),
+            5,
+            "the ante the table took on the seat's page",
+        )
+        option = wait_for(
+            lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-command='decide']"),
+            20,
+            "the decision buttons the seat's options enable",
+        )
+        chosen = option[0].get_attribute("data-option")
+        option[0].click()
+        wait_for(
+            lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-settled='player']"),
+            20,
+            "the seat's result",
+        )
+        assert crew.finished.wait(20)
+    finally:
+        crew.stop()
+        table.stop()
+    counts = seat_frames(chrome)
+    assert counts.get("seat/3/state", 0) > 0 and counts.get("seat/3/reply", 0) >= 2
+    others = [t for t in counts if t.startswith(("seat/1", "seat/2", "dealer", "pit"))]
+    assert others == [], f"seat 3's page received {others}"
+    replies = chrome.execute_script(
+        "return [...document.querySelectorAll('[data-reply]')].map((e) => e.textContent)"
+    )
+    assert any(r.startswith("place bet: done") for r in replies), replies
+    assert any(r.startswith("decide: done") for r in replies), replies
+    chrome.save_screenshot(str(tmp_path / "seat.png"))
+    row = chrome.find_element(By.CSS_SELECTOR, "[data-settled='player']").text
+    assert "net" in row, row
+    assert chosen
