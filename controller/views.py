@@ -28,7 +28,22 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from controller.cards import Card
-from controller.events import Action
+from controller.events import (
+    Action,
+    CloseTable,
+    DealerExposedEarly,
+    Event,
+    Halt,
+    NoMoreBets,
+    OpenTable,
+    Redeal,
+    ResolveUndecided,
+    RestoreSequence,
+    Resume,
+    RevealDone,
+    StartRound,
+    VoidRound,
+)
 from controller.games.base import Game
 from controller.games.rules import Face, Spot, exact, format_amount
 from controller.hands import evaluate
@@ -47,7 +62,7 @@ from controller.messages import (
     StakeView,
     TimerView,
 )
-from controller.table import Phase, Round, Stake, TableState
+from controller.table import Phase, Round, Stake, TableState, can
 from controller.topics import AudienceTopics, Topics
 
 __all__ = ["PIT", "PUBLIC", "Outgoing", "Projector", "visible"]
@@ -416,6 +431,7 @@ class Projector:
             cards=_card_views(rnd, DEALER) if rnd else [],
             stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             payments_due=payments,
+            can=_can(state, now, _dealer_commands(state)),
             hardware=self.hardware(),
         )
 
@@ -447,6 +463,7 @@ class Projector:
             stray=[c.code for c in rnd.stray] if rnd else [],
             hardware=self.hardware(),
             rounds_started=state.rounds_started,
+            can=_can(state, now, _PIT_COMMANDS),
         )
 
     def _note_seats(self, state: TableState) -> None:
@@ -780,6 +797,40 @@ def _payouts(docs: list[dict[str, Any]]) -> list[PayoutView]:
                 )
             )
     return out
+
+
+#: the pit's commands a console offers as buttons, by name (the name is the button's)
+_PIT = "pit:console"
+_PIT_COMMANDS: tuple[tuple[str, Event], ...] = (
+    ("open_table", OpenTable(actor=_PIT)),
+    ("close_table", CloseTable(actor=_PIT)),
+    ("resume", Resume(actor=_PIT, note="")),
+    ("void_round", VoidRound(actor=_PIT, reason="void")),
+    ("redeal", Redeal(actor=_PIT, reason="redeal")),
+    ("rule_return", ResolveUndecided(actor=_PIT, ruling="return")),
+    ("rule_fold", ResolveUndecided(actor=_PIT, ruling="fold")),
+)
+
+
+def _dealer_commands(state: TableState) -> list[tuple[str, Event]]:
+    """The dealer's commands a console offers as buttons (the sequence restored as dealt)."""
+    rnd = state.round
+    dealt = " ".join(f"{p}:{c.code}" for p, c, _ in rnd.cards) if rnd is not None else ""
+    return [
+        ("start_round", StartRound(actor=DEALER)),
+        ("no_more_bets", NoMoreBets(actor=DEALER)),
+        ("reveal_done", RevealDone(actor=DEALER)),
+        ("halt", Halt(actor=DEALER, reason="halt")),
+        ("resume", Resume(actor=DEALER, note="")),
+        ("restore_sequence", RestoreSequence(actor=DEALER, cards=dealt)),
+        ("redeal", Redeal(actor=DEALER, reason="redeal")),
+        ("dealer_exposed_early", DealerExposedEarly(actor=DEALER)),
+    ]
+
+
+def _can(state: TableState, now: float, commands: Iterable[tuple[str, Event]]) -> dict[str, bool]:
+    """Whether the table would take each command now (:func:`controller.table.can`)."""
+    return {name: can(state, event, now) for name, event in commands}
 
 
 def _side_bet_on_fold(data: dict[str, Any]) -> bool:
