@@ -7,7 +7,7 @@ DEV    := $(VENV)/.dev-installed
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv dev demo test test-full bench math camera-profile lint layers typecheck format clean
+.PHONY: venv dev demo test test-full bench math camera-profile lint layers typecheck format clean screenshots
 
 # The virtual environment with the project installed editable: what the demo and a table
 # need, nothing more (the C kernel is built here, with the system's C compiler). Made again
@@ -26,8 +26,16 @@ $(DEV): $(STAMP)
 	$(PIP) -e '.[dev]'
 	touch $@
 
+# The demo serves its tables' pages in the browser while it plays (the URLs are printed) and
+# for LINGER seconds after; WEB=127.0.0.1:0 takes any free port.
+WEB    ?= 127.0.0.1:8080
+LINGER ?= 5
 demo: venv
-	$(BIN)/tablectl demo
+	$(BIN)/tablectl demo --web $(WEB) --linger $(LINGER)
+
+# Screenshots of the browser pages for docs/displays.md, from a live table in headless Chromium.
+screenshots: dev
+	$(BIN)/python -m tests.support.screenshots docs/screenshots
 
 lint: dev
 	$(BIN)/ruff check .
@@ -58,6 +66,7 @@ bench: dev
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/recognizer.py
 	$(BIN)/python benchmarks/latency.py
+	$(BIN)/python benchmarks/displays.py
 
 # The game-mathematics report: exact returns and long simulations, written to docs/math.md.
 math: venv

@@ -107,7 +107,11 @@ def _serve(
     if address.username:
         login = replace(address, username="display", password=dev_password("display"))
     journals = {table_id_of(g): folder / f"{table_id_of(g)}.journal" for g in games}
-    server = WebServer(login, host, port, journals=journals).start()
+    try:
+        server = WebServer(login, host, port, journals=journals).start()
+    except OSError as error:  # the port is taken: any free one will do for a demo
+        print(f"cannot serve on {args.web} ({error.strerror}): taking a free port", flush=True)
+        server = WebServer(login, host, 0, journals=journals).start()
     print(f"web pages on {server.url}/ (every table and page)", flush=True)
     return server
 

@@ -1,6 +1,6 @@
 // A hand on the layout: its title, its cards (backs for face-down), its name, result, fold.
 import { cardElement } from "/static/cards.js";
-import { el, handTitle } from "/static/common.js";
+import { cardsBy, el, handTitle } from "/static/common.js";
 
 /** A hand: data-hand, its cards (backs for face-down), its name, result and fold. */
 export function handView(hand, cards, { name = null, result = null, folded = false, title } = {}) {
@@ -15,4 +15,42 @@ export function handView(hand, cards, { name = null, result = null, folded = fal
 }
 
 export const RESULT = { win: "Wins", lose: "Loses", push: "Push" };
+
+
+/** What the layout shows: the round in play, or between rounds the last one as it ended. */
+export function layoutOf(s) {
+  // in play: the state's cards; between rounds: the last round as it ended
+  const by = cardsBy(s.cards);
+  const last = s.last_round;
+  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
+  if (between && last && last.dealer) {
+    return {
+      ended: true,
+      dealer: { cards: last.dealer.cards, name: last.dealer.name },
+      board: last.board,
+      hands: last.hands.map((h) => ({
+        hand: h.hand, cards: h.cards, name: h.name, result: h.result, folded: h.folded,
+      })),
+    };
+  }
+  const names = s.names || {};
+  const folded = new Set(s.folded || []);
+  const hands = (s.hands_in_play || []).map((h) => ({
+    hand: h,
+    cards: (by[h] || []).map((c) => c.card),
+    name: names[h] || null,
+    folded: folded.has(h),
+  }));
+  for (const pos of Object.keys(by)) {
+    if (pos !== "dealer" && pos !== "board" && !(s.hands_in_play || []).includes(pos)) {
+      hands.push({ hand: pos, cards: by[pos].map((c) => c.card), name: names[pos] || null });
+    }
+  }
+  return {
+    ended: false,
+    dealer: { cards: (by.dealer || []).map((c) => c.card), name: names.dealer || null },
+    board: (by.board || []).map((c) => c.card),
+    hands,
+  };
+}
 

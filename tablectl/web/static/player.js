@@ -1,7 +1,7 @@
 // The player display (and, with body.overlay, the stream overlay): a table's public view.
 // Drawn from the public state (a whole snapshot) and its card events (a card shows the
 // moment it is dealt); the timer counts down in the browser from the state's deadline.
-import { handView, RESULT } from "/static/hands.js";
+import { handView, layoutOf, RESULT } from "/static/hands.js";
 import {
   cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId,
 } from "/static/common.js";
@@ -12,42 +12,6 @@ let state = null;
 let link = null;
 let history = [];
 let yellow = 1;
-
-function layoutOf(s) {
-  // in play: the state's cards; between rounds: the last round as it ended
-  const by = cardsBy(s.cards);
-  const last = s.last_round;
-  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
-  if (between && last && last.dealer) {
-    return {
-      ended: true,
-      dealer: { cards: last.dealer.cards, name: last.dealer.name },
-      board: last.board,
-      hands: last.hands.map((h) => ({
-        hand: h.hand, cards: h.cards, name: h.name, result: h.result, folded: h.folded,
-      })),
-    };
-  }
-  const names = s.names || {};
-  const folded = new Set(s.folded || []);
-  const hands = (s.hands_in_play || []).map((h) => ({
-    hand: h,
-    cards: (by[h] || []).map((c) => c.card),
-    name: names[h] || null,
-    folded: folded.has(h),
-  }));
-  for (const pos of Object.keys(by)) {
-    if (pos !== "dealer" && pos !== "board" && !(s.hands_in_play || []).includes(pos)) {
-      hands.push({ hand: pos, cards: by[pos].map((c) => c.card), name: names[pos] || null });
-    }
-  }
-  return {
-    ended: false,
-    dealer: { cards: (by.dealer || []).map((c) => c.card), name: names.dealer || null },
-    board: (by.board || []).map((c) => c.card),
-    hands,
-  };
-}
 
 function timerView(s) {
   const timer = (s && s.timers && s.timers[0]) || null;
@@ -83,28 +47,55 @@ function roundLine(r) {
   return [dealer, ...hands].join(" · ");
 }
 
+// each part is redrawn only when what it shows changed (a card's event and the state that
+// follows it draw the card once)
+const drawn = { key: null, header: "", felt: "", side: "" };
+
 function render() {
   const s = state;
   const [cls, words] = statusWords(link && link.last, s);
   const phase = s ? s.phase : "connecting";
-  const header = el("header", { class: "topbar" },
+  const headKey = JSON.stringify([s && s.title, cls, words]);
+  if (!s) {
+    drawn.key = null;
+    app.replaceChildren(header(s, cls, words), el("section", { class: "felt empty" }, el("p", { class: "waiting" }, words)));
+    drawn.header = headKey;
+    return;
+  }
+  if (drawn.key === null) {
+    app.replaceChildren(el("header"), el("div", { class: "body" }, el("section"), el("aside")));
+    drawn.key = "drawn";
+    drawn.header = drawn.felt = drawn.side = "";
+  }
+  const lay = layoutOf(s);
+  if (headKey !== drawn.header) {
+    app.firstElementChild.replaceWith(header(s, cls, words));
+    drawn.header = headKey;
+  }
+  const feltKey = JSON.stringify([lay, phase, s.round_id, s.next, s.halted]);
+  const body = app.lastElementChild;
+  if (feltKey !== drawn.felt) {
+    body.firstElementChild.replaceWith(el("section", { class: `felt${lay.ended ? " ended" : ""}` },
+      el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
+        s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
+      el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
+      el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
+      el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
+      s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null));
+    drawn.felt = feltKey;
+  }
+  const sideKey = JSON.stringify([s.timers, s.limits, history.map((h) => h.round_id)]);
+  if (sideKey !== drawn.side) {
+    body.lastElementChild.replaceWith(el("aside", { class: "side" }, timerView(s), limitsView(s), historyView()));
+    drawn.side = sideKey;
+  }
+}
+
+function header(s, cls, words) {
+  return el("header", { class: "topbar" },
     el("div", { class: "brand" }, s ? s.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table}`),
     el("div", { class: `status ${cls}`, "data-status": cls }, words));
-  if (!s) {
-    app.replaceChildren(header, el("section", { class: "felt empty" }, el("p", { class: "waiting" }, words)));
-    return;
-  }
-  const lay = layoutOf(s);
-  const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
-    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
-      s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
-    el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
-    el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
-    el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
-    s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null);
-  const side = el("aside", { class: "side" }, timerView(s), limitsView(s), historyView());
-  app.replaceChildren(header, el("div", { class: "body" }, felt, side));
 }
 
 function limitsView(s) {

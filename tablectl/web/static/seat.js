@@ -6,7 +6,7 @@ import { cardElement } from "/static/cards.js";
 import {
   cardsBy, el, handTitle, Link, login, noteClock, PHASES, secondsLeft, lightFor, statusWords, tableId,
 } from "/static/common.js";
-import { handView } from "/static/hands.js";
+import { handView, layoutOf } from "/static/hands.js";
 
 const table = tableId();
 const app = document.getElementById("app");
@@ -124,22 +124,22 @@ function render() {
       location.reload();
     } }, "Log out"));
   const phase = (mine && mine.phase) || (pub && pub.phase) || "connecting";
-  const pubBy = cardsBy(pub && pub.cards);
   const myBy = cardsBy(mine && mine.cards);
   const myHands = hands();
-  const felt = el("section", { class: "felt" },
-    el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase),
-    el("div", { class: "row dealer-row" }, handView("dealer", (pubBy.dealer || []).map((c) => c.card), { title: "Dealer", name: pub && pub.names ? pub.names.dealer : null })),
-    el("div", { class: "row board-row" }, handView("board", (pubBy.board || []).map((c) => c.card), { title: "Board" })),
-    el("div", { class: "row players" }, myHands.filter((h) => myBy[h] || pubBy[h]).map((h) =>
-      handView(h, (myBy[h] || pubBy[h]).map((c) => c.card), {
-        name: pub && pub.names ? pub.names[h] : null,
-        folded: pub && (pub.folded || []).includes(h),
-        title: `${handTitle(h)} · yours`,
-      }))),
-    pub && pub.next ? el("div", { class: "next" }, pub.next) : null);
+  const lay = pub ? layoutOf(pub) : { ended: false, dealer: { cards: [] }, board: [], hands: [] };
+  const shown = lay.hands.filter((h) => myHands.includes(h.hand)).map((h) =>
+    myBy[h.hand] && !lay.ended ? { ...h, cards: myBy[h.hand].map((c) => c.card) } : h);
+  for (const h of myHands) {
+    if (!lay.ended && myBy[h] && !shown.some((x) => x.hand === h)) shown.push({ hand: h, cards: myBy[h].map((c) => c.card) });
+  }
+  const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
+    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase),
+    el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { title: "Dealer", name: lay.dealer.name })),
+    el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
+    el("div", { class: "row players" }, shown.map((h) => handView(h.hand, h.cards, { ...h, title: `${handTitle(h.hand)} · yours` }))),
+    pub && pub.next && !lay.ended ? el("div", { class: "next" }, pub.next) : null);
   const side = el("aside", { class: "side" }, timerView(), moneyView(), betView(myHands, phase), decideView(), notesView(), historyView());
-  app.replaceChildren(header, own, el("div", { class: "body" }, felt, side));
+  app.replaceChildren(...[header, own, el("div", { class: "body" }, felt, side)].filter(Boolean));
 }
 
 function timerView() {

@@ -179,6 +179,15 @@ seed = 11
     return RunningTable(config, folder, address, client_id=f"test-{table_id}")
 
 
+def click(chrome: Any, css: str) -> Any:
+    """Click the first enabled button matching ``css``; its option (or True), or None."""
+    return chrome.execute_script(
+        "const b = [...document.querySelectorAll(arguments[0])].find((b) => !b.disabled);"
+        "if (!b) return null; b.click(); return b.dataset.option || true;",
+        css,
+    )
+
+
 def seat_frames(chrome: Any) -> dict[str, int]:
     counts: dict[str, int] = chrome.execute_script("return window.__frames.byTopic")
     return counts
@@ -207,28 +216,22 @@ def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
     )  # fmt: skip
     crew.start()
     try:
-        bet = wait_for(
-            lambda: [
-                b
-                for b in chrome.find_elements(By.CSS_SELECTOR, "[data-command='place_bet']")
-                if b.get_attribute("data-spot") == "ante" and b.is_enabled()
-            ],
+        # the page redraws on every frame: each button is found and clicked in one step
+        wait_for(
+            lambda: click(chrome, "[data-command='place_bet'][data-spot='ante']"),
             10,
             "the ante button enabled by the betting phase",
         )
-        bet[0].click()
         wait_for(
             lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-stake='player']"),
             5,
             "the ante the table took on the seat's page",
         )
-        option = wait_for(
-            lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-command='decide']"),
+        chosen = wait_for(
+            lambda: click(chrome, "[data-command='decide']"),
             20,
             "the decision buttons the seat's options enable",
         )
-        chosen = option[0].get_attribute("data-option")
-        option[0].click()
         wait_for(
             lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-settled='player']"),
             20,
