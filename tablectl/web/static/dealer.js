@@ -135,11 +135,11 @@ function skeleton() {
   ui.header = el("header", { class: "topbar" });
   ui.own = el("div", {});
   ui.felt = el("section", { class: "felt" });
-  ui.halt = el("div", {});
-  ui.payments = el("div", {});
-  ui.decisions = el("div", {});
-  ui.hardware = el("div", {});
-  ui.log = el("div", {});
+  ui.halt = el("section", { class: "region" });
+  ui.payments = el("section", { class: "region" });
+  ui.decisions = el("section", { class: "region" });
+  ui.hardware = el("section", { class: "region" });
+  ui.log = el("section", { class: "region" });
   ui.buttons = {};
   ui.inputs = {};
   ui.commands = el("div", { class: "panel" }, el("h2", {}, "Commands"),
@@ -294,10 +294,18 @@ function hardwareView() {
       el("td", {}, part), el("td", {}, words(status))))));
 }
 
+/** A part's status in words: connected or not, then its counts and timings. */
 function words(value) {
   if (value === null || value === undefined) return "–";
   if (typeof value !== "object") return String(value);
-  return Object.entries(value).filter(([, v]) => v !== null && typeof v !== "object").map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join(" · ");
+  const out = [];
+  if ("connected" in value) out.push(value.connected ? "connected" : "NOT CONNECTED");
+  if (value.enabled === false) out.push("switched off");
+  for (const key of ["frames", "errors", "reconnects", "dropped", "write_ms", "slowest_ms", "rows"]) {
+    if (typeof value[key] === "number") out.push(`${key.replace("_ms", "").replaceAll("_", " ")} ${value[key]}${key.endsWith("_ms") ? " ms" : ""}`);
+  }
+  if (typeof value.error === "string" && value.error) out.push(value.error);
+  return out.join(" · ") || "–";
 }
 
 function logView() {

@@ -80,7 +80,9 @@ function onFrame(id, f) {
   const p = f.payload;
   if (!f.retained && p && typeof p.at === "number") noteClock(p.at);
   if (f.topic === "pit/state") {
+    const ended = t.state && t.state.round_id && t.state.round_id !== p.round_id;
     t.state = p;
+    if (ended && history.table === id && journals.includes(id)) loadHistory(id); // a round ended
     window.__pitStates = { ...(window.__pitStates || {}), [id]: p };
   } else if (f.topic === "pit/alerts") {
     const d = p.data || {};
@@ -97,7 +99,25 @@ function send(id, command) {
   if (!ref) note(id, false, "not connected: the command was not sent; try again in a moment");
 }
 
+const typed = {}; // what was typed in the inputs, kept across redraws
+
+/** A text input that keeps what was typed (and the focus) when the page is drawn again. */
+function input(id, placeholder, size) {
+  return el("input", { id, placeholder, size, value: typed[id] || "", oninput: (e) => { typed[id] = e.target.value; } });
+}
+
 function render() {
+  const active = document.activeElement && document.activeElement.id;
+  draw();
+  const again = active && document.getElementById(active);
+  if (again && again.tagName === "INPUT") {
+    again.focus();
+    const end = again.value.length;
+    again.setSelectionRange(end, end);
+  }
+}
+
+function draw() {
   const header = el("header", { class: "topbar" },
     el("div", { class: "brand" }, "tablectl"),
     el("div", { class: "where" }, "Pit"),
@@ -168,9 +188,20 @@ function haltView() {
     el("h2", {}, `Halted · table ${selected}`),
     el("div", { class: "reason" }, s.halt_reason || "(no reason given)"),
     el("div", { class: "muted" }, `Stopped by ${s.halted_by || "?"}`),
-    el("input", { id: "pit-note", placeholder: "note or reason", size: 30 }),
+    input("pit-note", "note or reason", 30),
     el("div", { class: "buttons" }, answers.map(([name, words, make]) =>
-      el("button", { class: "primary", "data-answer": name, disabled: !can[name], onclick: () => send(selected, make()) }, words))));
+      el("button", { class: "primary", "data-answer": name, disabled: !can[name], onclick: () => send(selected, make()) }, words))),
+    correctView());
+}
+
+/** A misread card corrected by the pit manager: which card, what it is, why. */
+function correctView() {
+  return el("div", { class: "buttons", id: "correct" },
+    input("correct-position", "box 1", 7), input("correct-index", "card no.", 5),
+    input("correct-card", "AS", 4), input("correct-reason", "why", 14),
+    el("button", { "data-command": "correct_card", onclick: () => send(selected, {
+      command: "correct_card", position: value("correct-position"), index: Number(value("correct-index")),
+      card: value("correct-card"), reason: value("correct-reason") || "corrected by the pit" }) }, "Correct the card"));
 }
 
 function value(id) {
@@ -188,9 +219,12 @@ function commandsView() {
   ];
   const t = tables[selected];
   return el("div", { class: "panel" }, el("h2", {}, `Table ${selected}`),
-    el("input", { id: "pit-reason", placeholder: "reason (void)", size: 24 }),
+    input("pit-reason", "reason (void)", 24),
     el("div", { class: "buttons" }, buttons.map(([name, words, make]) =>
       el("button", { "data-command": name, disabled: !can[name], onclick: () => send(selected, make()) }, words))),
+    el("div", { class: "buttons" }, input("deck-id", "new deck id", 12),
+      el("button", { "data-command": "change_deck", disabled: !s || s.phase !== "idle",
+        onclick: () => send(selected, { command: "change_deck", deck_id: value("deck-id") }) }, "Change deck")),
     el("div", { class: "log" }, t.replies.map((n) => el("div", { class: n.ok ? "" : "bad", "data-reply": "" }, `${n.at} ${n.text}`))));
 }
 
@@ -247,11 +281,11 @@ function disputeView() {
   const scenario = `/api/${encodeURIComponent(dispute.table)}/rounds/${encodeURIComponent(dispute.round_id)}/scenario`;
   return el("div", { class: "dispute", id: "dispute", "data-round": dispute.round_id },
     el("div", { class: "buttons" },
-      el("button", { id: "replay-first", onclick: () => go(0) }, "⏮ First"),
+      el("button", { id: "replay-first", onclick: () => go(0) }, "First"),
       el("button", { id: "replay-prev", disabled: dispute.at === 0, onclick: () => go(dispute.at - 1) }, "◀ Step back"),
       el("span", { "data-step": dispute.at + 1, id: "replay-where" }, `Step ${dispute.at + 1} of ${dispute.steps.length} · row ${step.row} · ${step.time}`),
       el("button", { id: "replay-next", disabled: dispute.at === dispute.steps.length - 1, onclick: () => go(dispute.at + 1) }, "Step ▶"),
-      el("button", { id: "replay-last", onclick: () => go(dispute.steps.length - 1) }, "Last ⏭"),
+      el("button", { id: "replay-last", onclick: () => go(dispute.steps.length - 1) }, "Last"),
       el("a", { id: "replay-export", href: scenario, download: `${dispute.round_id}.scn` }, "Export as a scenario file"),
       el("button", { id: "replay-close", onclick: () => { dispute = null; render(); } }, "Back to the live table")),
     el("div", { class: "steps" },
