@@ -36,8 +36,8 @@ BUTTONS_AND_CAN = """
 const s = window.__dealerState;
 if (!s) return null;
 const out = [];
-for (const b of document.querySelectorAll('[data-command]')) {
-  const name = b.dataset.command;
+for (const b of document.querySelectorAll('[data-command], [data-answer]')) {
+  const name = b.dataset.command || b.dataset.answer;
   if (name in s.can) out.push([name, !b.disabled, s.can[name], s.phase]);
 }
 return out;
@@ -178,6 +178,17 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
             10,
             "the bet the table took",
         )
+        # a halt: its reason, who stopped the round, the answers the rules allow the dealer
+        chrome.find_element(By.ID, "why-halt").send_keys("chips to count")
+        click(chrome, "[data-command='halt']", "halt")
+        wait_for(lambda: phase(chrome) == "halted", 10, "the halt")
+        halt = chrome.find_element(By.CSS_SELECTOR, "[data-halt]")
+        assert "chips to count" in halt.text and halt.get_attribute("data-halt") == "dealer"
+        answers = {n: e for n, e, _, _ in buttons_follow_can(chrome) if n != "halt"}
+        assert answers["resume"] is True and answers["start_round"] is False, answers
+        click(chrome, "[data-answer='resume']", "resume, an answer the rules allow")
+        wait_for(lambda: phase(chrome) == "betting", 10, "betting again")
+        assert not chrome.find_elements(By.CSS_SELECTOR, "[data-halt]")
         click(chrome, "[data-command='no_more_bets']", "no more bets")
         # the shoe deals; the box's decision is due: the dealer enters the player's choice
         chosen = click(chrome, "[data-command='decide']", "box 1's decision", 20, avoid="fold")
@@ -198,7 +209,8 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
     replies = chrome.execute_script(
         "return [...document.querySelectorAll('[data-reply]')].map((e) => e.textContent)"
     )
-    for done in ("start round: done", "place bet: done", "no more bets: done", "decide: done"):
+    for done in ("start round: done", "place bet: done", "halt: done", "resume: done",
+                 "no more bets: done", "decide: done"):  # fmt: skip
         assert any(done in r for r in replies), (done, replies)
     assert any("reveal done: done" in r for r in replies), replies
     ended = [r for r in replies if "round B1-" in r and "ended: complete" in r]
