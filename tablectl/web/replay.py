@@ -160,6 +160,22 @@ def _said(step: ReplayStep) -> list[dict[str, Any]]:
             item["text"] = f"{data.get('seat')} on {data.get('hand')}: {data.get('option')} ({by})"
         elif action.kind == "settled":
             item["text"] = settlement_words(data)
+        elif action.kind == "bet":
+            follows = (
+                f" (automatically, following {data.get('follows')})"
+                if data.get("automatic")
+                else ""
+            )
+            item["text"] = (
+                f"bet taken: {data.get('spot')} {data.get('amount')} on {data.get('hand')} for "
+                f"{data.get('seat')}{follows}"
+            )
+        elif action.kind == "payment":
+            item["text"] = "payment " + ", ".join(
+                f"{k} {v}" for k, v in data.items() if v not in (None, "", [], {})
+            )
+        elif action.kind == "reveal":
+            item["text"] = f"revealed: {data.get('what')}"
         else:
             said = action_words({"kind": action.kind, **data})
             if said is None:
