@@ -26,7 +26,6 @@ __all__ = [
     "DealerState",
     "EventMessage",
     "HandView",
-    "PayoutView",
     "PitState",
     "PublicState",
     "Reply",
@@ -68,23 +67,9 @@ class TimerView(_Model):
     deadline: float
     remaining: float = Field(ge=0)
     light: Literal["green", "yellow", "red"]
-    yellow: float = Field(
-        default=0,
-        ge=0,
-        description=(
-            "the light turns yellow when this many seconds are left (red at none): a display "
-            "counts down from the deadline itself and changes colour as it goes"
-        ),
+    yellow_seconds: float = Field(
+        default=0, ge=0, description="the light turns yellow this many seconds before the deadline"
     )
-
-
-class PayoutView(_Model):
-    """One bet spot's result on a hand, as the public may know it: no stake, no amount."""
-
-    spot: str = Field(description="ante, bonus, call, ... as settlements name them")
-    result: Literal["win", "lose", "push"]
-    odds: str | None = Field(default=None, description="what a win pays, such as 3:2")
-    paytable_line: str | None = Field(default=None, description="the paytable line it paid on")
 
 
 class HandView(_Model):
@@ -97,12 +82,10 @@ class HandView(_Model):
     result: str | None = Field(
         default=None, description="the main bet's result for this hand: win, lose or push"
     )
-    payouts: list[PayoutView] = Field(
+    payouts: list[dict[str, str | None]] = Field(
         default_factory=list,
-        description=(
-            "each spot's result on this hand (the stakes played on; a side bet also on a "
-            "folded stake), once each: what it paid at which odds, never an amount"
-        ),
+        description="the main game's bets on this hand at the showdown: spot, result and the "
+        "odds paid on a win (no amount, no side bet: those are the seats' own)",
     )
 
 
@@ -143,9 +126,7 @@ class PublicState(_Envelope):
         "board's, five or more), by position: player, box 3, dealer",
     )
     folded: list[str] = Field(
-        default_factory=list,
-        description="the hands of this round that folded (every stake on them: a fold decided "
-        "or settled)",
+        default_factory=list, description="the hands of this round that folded (every stake)"
     )
 
 

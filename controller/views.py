@@ -53,7 +53,6 @@ from controller.messages import (
     DealerState,
     EventMessage,
     HandView,
-    PayoutView,
     PitState,
     PublicState,
     Reply,
@@ -342,7 +341,7 @@ class Projector:
                     deadline=deadline,
                     remaining=round(remaining, 3),
                     light=light,
-                    yellow=self.yellow_seconds,
+                    yellow_seconds=self.yellow_seconds,
                 )
             )
         return timers
@@ -729,8 +728,8 @@ class Projector:
                     name=name,
                     folded=folded,
                     result=result,
-                    # a folded hand's side bets would tell its category: never public
-                    payouts=[] if folded else _payouts(docs),
+                    # a folded hand's bets would tell its category: never public
+                    payouts=[] if folded else _payouts(played),
                 )
             )
         dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
@@ -774,28 +773,20 @@ def _all_folded(game: Game, rnd: Round, hand: str) -> bool:
     return _folded(rnd, hand)
 
 
-def _payouts(docs: list[dict[str, Any]]) -> list[PayoutView]:
-    """Each spot's result on a hand, once each, from its stakes' settlements (their JSON): the
-    lines of the stakes played on, and a folded stake's side bets; no amount, no seat."""
-    out: list[PayoutView] = []
+def _payouts(docs: list[dict[str, Any]]) -> list[dict[str, str | None]]:
+    """The main game's bets on a hand, from the settlements (their JSON) of the stakes played
+    on it: each spot's result and the odds paid on a win, once each; no amount and no side
+    bet (those are the seats' own)."""
+    out: list[dict[str, str | None]] = []
     seen: set[tuple[Any, ...]] = set()
     for doc in docs:
         for line in doc.get("lines", ()):
             spot = str(line.get("spot"))
-            if doc.get("folded") and spot not in _SIDE_SPOTS:
-                continue
-            key = (spot, line.get("result"), line.get("odds"), line.get("paytable_line"))
-            if key in seen or line.get("result") not in ("win", "lose", "push"):
+            key = (spot, line.get("result"), line.get("odds"))
+            if spot in _SIDE_SPOTS or key in seen:
                 continue
             seen.add(key)
-            out.append(
-                PayoutView(
-                    spot=spot,
-                    result=line["result"],
-                    odds=line.get("odds"),
-                    paytable_line=line.get("paytable_line"),
-                )
-            )
+            out.append({"spot": spot, "result": line.get("result"), "odds": line.get("odds")})
     return out
 
 

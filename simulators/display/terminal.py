@@ -47,9 +47,9 @@ def _cards(codes: list[str | None]) -> Text:
 
 def light_of(timer: dict[str, Any], now: float) -> tuple[float, str]:
     """A timer's seconds left at ``now`` (Unix s) and its light: green, then yellow from its
-    ``yellow`` seconds left, red at none (a state from before ``yellow``: the light it had)."""
+    ``yellow_seconds`` left, red at none (a state without them: the light it had)."""
     left = max(0.0, float(timer["deadline"]) - now)
-    yellow = timer.get("yellow")
+    yellow = timer.get("yellow_seconds")
     if left <= 0:
         return left, "red"
     if yellow is None:
@@ -58,12 +58,11 @@ def light_of(timer: dict[str, Any], now: float) -> tuple[float, str]:
 
 
 def _payouts(hand: dict[str, Any]) -> str:
-    """A hand's spots in words: ``ante win 1:1 (straight), bonus lose``."""
+    """A hand's main bets in words: ``ante win 1:1, call push``."""
     out = []
     for p in hand.get("payouts", []):
         odds = f" {p['odds']}" if p.get("odds") and p["result"] == "win" else ""
-        line = f" ({p['paytable_line']})" if p.get("paytable_line") else ""
-        out.append(f"{p['spot']} {p['result']}{odds}{line}")
+        out.append(f"{p['spot']} {p['result']}{odds}")
     return ", ".join(out)
 
 

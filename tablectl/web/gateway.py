@@ -49,6 +49,11 @@ HISTORY = 12
 REBIRTH_INTERVAL = 0.5
 #: how long a login may take before the page is told the broker did not answer
 LOGIN_SECONDS = 5.0
+#: a command without a reply is sent again, with its id, after this long, this many times
+RETRY_SECONDS = 3.0
+RETRIES = 2
+#: commands awaiting their reply, per link (beyond it a command is sent once, untracked)
+PENDING = 256
 
 
 class Subscriber(Protocol):
@@ -367,6 +372,8 @@ class RoleLink:
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._prefix = secrets.token_hex(3)
         self._count = itertools.count(1)
+        # id -> (table, topic, payload, sends so far, the page's ref, the timer)
+        self.pending: dict[str, tuple[str, str, bytes, int, Any, asyncio.TimerHandle]] = {}
         will = None
         if role.role == "seat":
             assert role.seat is not None
@@ -418,6 +425,7 @@ class RoleLink:
     def stop(self) -> None:
         """Disconnect (a seat says it is away first)."""
         farewell = (self.presence, b"offline") if self.presence is not None else None
+        self.stop_retries()
         self.link.stop(farewell)
 
     def join(self, table: str, page: Subscriber) -> None:
@@ -437,14 +445,50 @@ class RoleLink:
         """Pages open on this link."""
         return sum(len(s) for s in self.subscribers.values())
 
-    def send(self, table: str, command: dict[str, Any]) -> str:
-        """Publish ``command`` on the role's ``cmd`` topic with a fresh id; the id."""
+    def send(self, table: str, command: dict[str, Any], ref: Any = None) -> str:
+        """Publish ``command`` on the role's ``cmd`` topic with a fresh id; the id.
+
+        Until its reply comes it is sent again with the same id (the table applies an id
+        once and answers a repeat with its first answer), :data:`RETRIES` times; then the
+        page is told no answer came (call in the server's event loop)."""
         cid = f"web-{self._prefix}-{next(self._count)}"
         body: dict[str, Any] = {"v": 1, "id": cid, **command}
         if self.role.role == "pit":
             body["by"] = self.role.by or self.role.user
-        self.link.publish(self.role.cmd(table), json.dumps(body).encode())
+        topic, payload = self.role.cmd(table), json.dumps(body).encode()
+        self.link.publish(topic, payload)
+        if len(self.pending) < PENDING:
+            timer = self.loop.call_later(RETRY_SECONDS, self._retry, cid)
+            self.pending[cid] = (table, topic, payload, 1, ref, timer)
         return cid
+
+    def _retry(self, cid: str) -> None:
+        entry = self.pending.pop(cid, None)
+        if entry is None:
+            return
+        table, topic, payload, sends, ref, _ = entry
+        if sends <= RETRIES:
+            self.link.publish(topic, payload)
+            timer = self.loop.call_later(RETRY_SECONDS, self._retry, cid)
+            self.pending[cid] = (table, topic, payload, sends + 1, ref, timer)
+            return
+        name = json.loads(payload).get("command")
+        text = json.dumps(
+            {
+                "refused": f"expected the table's answer to {name} (id {cid}) within "
+                f"{RETRY_SECONDS * sends:g} s; got none after {sends} sends: it may or may not "
+                "have been applied; check the table's status before sending it again",
+                "ref": ref,
+            }
+        )
+        for page in list(self.subscribers.get(table, ())):
+            page.offer(text)
+
+    def stop_retries(self) -> None:
+        """Forget the commands awaiting a reply (the link is closing)."""
+        for entry in self.pending.values():
+            entry[5].cancel()
+        self.pending.clear()
 
     def _status_frame(self, table: str) -> str:
         return gateway_frame(self.gateway, link=self.role.name(), table=table, reason=self.reason)
@@ -461,6 +505,11 @@ class RoleLink:
         if where is None:
             return
         table, sub = where
+        if sub.endswith("reply"):
+            cid = (_json(payload) or {}).get("id")
+            entry = self.pending.pop(cid, None) if isinstance(cid, str) else None
+            if entry is not None:
+                entry[5].cancel()
         kept = sub.endswith("state") or sub == "pit/journal"
         if kept and ((table, sub) in self.retained or len(self.retained) < 8 * MAX_TABLES):
             self.retained[(table, sub)] = payload

@@ -368,7 +368,7 @@ def _command(text: str, page_: Page, session: Session | None, table: str) -> dic
             f"({session.link.reason or 'reconnecting'}): nothing was sent, try again",
             "ref": ref,
         }
-    cid = session.link.send(table, command)
+    cid = session.link.send(table, command, ref)
     return {"sent": {"id": cid, "command": name, "ref": ref}}
 
 

@@ -36,7 +36,7 @@ def test_a_studio_round_ends_on_one_line_with_the_dealers_cards_the_result_and_t
     assert f"({last['dealer']['name']})" in line
     (hand,) = last["hands"]
     assert hand["result"] == "win" and ": win" in line
-    assert "ante win 2:1 (flush)" in line and "call push" in line, line
+    assert "[ante win 2:1, call push]" in line, line
     # a state before any round ended tells of none
     assert round_line(states[0]) is None
 
@@ -66,7 +66,7 @@ def test_the_decision_timer_counts_down_and_changes_colour() -> None:
     timed = next(s for s in states if s["timers"])
     (timer,) = timed["timers"]
     deadline = timer["deadline"]
-    assert timer["yellow"] == 5.0
+    assert timer["yellow_seconds"] == 5.0
     assert light_of(timer, deadline - 8) == (8, "green")
     assert light_of(timer, deadline - 2) == (2, "yellow")
     assert light_of(timer, deadline + 1) == (0, "red")

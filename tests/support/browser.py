@@ -48,6 +48,11 @@ def chrome(width: int = 1920, height: int = 1080, *, scale: float = 1.0) -> Any:
     options.add_argument(f"--window-size={width},{height}")
     options.add_argument(f"--force-device-scale-factor={scale}")
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    # the page's own viewport exactly width x height (the window's frame takes none of it)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": width < 800},
+    )
     quit_ = driver.quit
 
     def quit_and_clean() -> None:

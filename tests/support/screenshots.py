@@ -92,7 +92,6 @@ def main(folder: Path) -> int:
             wait_for(lambda: count(seat, "#login"), 5, "the seat's login")
             seat.find_element("id", "seat").send_keys("3")
             seat.find_element("id", "password").send_keys("seat-3-dev")
-            seat.save_screenshot(str(folder / "seat-login.png"))
             seat.find_element("id", "login-button").click()
             wait_for(lambda: count(seat, "#logout"), 5, "the seat's page")
             table.start()
@@ -110,9 +109,6 @@ def main(folder: Path) -> int:
                 )
                 time.sleep(0.3)
                 click(seat, "[data-command='place_bet'][data-spot='bonus']")
-                if round_no == 1:
-                    time.sleep(1.5)
-                    tv.save_screenshot(str(folder / "player-betting.png"))
                 wait_for(lambda: count(seat, "[data-command='decide']"), 30, "a decision")
                 time.sleep(1.0)
                 if round_no == 1:
@@ -132,7 +128,6 @@ def main(folder: Path) -> int:
                 time.sleep(0.5)
                 if round_no == 1:
                     tv.save_screenshot(str(folder / "player-results.png"))
-                    seat.save_screenshot(str(folder / "seat-results.png"))
                     tv.get(f"{base}/overlay")
             tv.get(f"{server.url}/")
             wait_for(lambda: count(tv, "[data-table]"), 5, "the index")

@@ -119,7 +119,8 @@ export function statusWords(link, state) {
   if (link.gateway === "refused") return ["offline", `Refused: ${link.reason}`];
   if (link.status === "offline") return ["offline", "Table offline"];
   if (link.status !== "online") return ["connecting", "Connecting to the table…"];
-  if (state && state.halted) return ["halted", `Halted: ${state.next || "the dealer is checking"}`];
+  // why a table halted is the staff's (never on a public topic): the public is told it waits
+  if (state && state.halted) return ["halted", "Halted: the table is being checked"];
   return ["online", "Live"];
 }
 

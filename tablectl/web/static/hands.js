@@ -3,7 +3,7 @@ import { cardElement } from "/static/cards.js";
 import { cardsBy, el, handTitle } from "/static/common.js";
 
 /** A hand: data-hand, its cards (backs for face-down), its name, result and fold. */
-export function handView(hand, cards, { name = null, result = null, folded = false, title } = {}) {
+export function handView(hand, cards, { name = null, result = null, folded = false, title, payouts = [] } = {}) {
   return el(
     "div",
     { class: `hand${folded ? " folded" : ""}`, "data-hand": hand, "data-folded": folded ? "true" : null },
@@ -11,7 +11,15 @@ export function handView(hand, cards, { name = null, result = null, folded = fal
     el("div", { class: "cards" }, cards.map((c) => cardElement(c))),
     el("div", { class: "hand-name" }, folded ? "Folded" : name || "\u00a0"),
     result ? el("div", { class: `result ${result}`, "data-result": result }, RESULT[result] || result) : null,
+    payouts.length ? el("div", { class: "payouts", "data-payouts": hand }, payouts.map(payoutWords).join(" · ")) : null,
   );
+}
+
+/** "ante pays 1:1", "blind push", "call loses". */
+export function payoutWords(p) {
+  const spot = p.spot.replace("_", " ");
+  if (p.result === "win") return p.odds ? `${spot} pays ${p.odds}` : `${spot} wins`;
+  return `${spot} ${p.result === "lose" ? "loses" : p.result}`;
 }
 
 export const RESULT = { win: "Wins", lose: "Loses", push: "Push" };
@@ -22,7 +30,8 @@ export function layoutOf(s) {
   // in play: the state's cards; between rounds: the last round as it ended
   const by = cardsBy(s.cards);
   const last = s.last_round;
-  const between = (!s.round_id || s.phase === "idle" || s.phase === "closed") && s.cards.length === 0;
+  // until the next round's first card the last round's layout stays up, with its results
+  const between = (s.cards || []).length === 0 && s.phase !== "dealing";
   if (between && last && last.dealer) {
     return {
       ended: true,
@@ -30,6 +39,7 @@ export function layoutOf(s) {
       board: last.board,
       hands: last.hands.map((h) => ({
         hand: h.hand, cards: h.cards, name: h.name, result: h.result, folded: h.folded,
+        payouts: h.payouts || [],
       })),
     };
   }

@@ -22,7 +22,7 @@ function timerView(s) {
       el("div", { class: "timer-name" }, "No timer running"));
   }
   const left = secondsLeft(timer);
-  const light = lightFor(left, yellow);
+  const light = lightFor(left, timer.yellow_seconds ?? yellow);
   return el("div", { class: `timer ${light}`, "data-timer": Math.ceil(left), "data-light": light, "data-deadline": timer.deadline },
     el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}${c === light ? " on" : ""}` }))),
     el("div", { class: "seconds" }, `${Math.ceil(left)}`),
@@ -76,8 +76,9 @@ function render() {
   const body = app.lastElementChild;
   if (feltKey !== drawn.felt) {
     body.firstElementChild.replaceWith(el("section", { class: `felt${lay.ended ? " ended" : ""}` },
-      el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase,
-        s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
+      el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase,
+        lay.ended ? el("span", { class: "round" }, " · last round's results") :
+          s.round_id ? el("span", { class: "round" }, ` · ${s.round_id}`) : null),
       el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
       el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
       el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),

@@ -133,7 +133,8 @@ function render() {
     if (!lay.ended && myBy[h] && !shown.some((x) => x.hand === h)) shown.push({ hand: h, cards: myBy[h].map((c) => c.card) });
   }
   const felt = el("section", { class: `felt${lay.ended ? " ended" : ""}` },
-    el("div", { class: "phase", "data-phase": phase }, lay.ended ? "Round over" : PHASES[phase] || phase),
+    el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase,
+      lay.ended ? el("span", { class: "round" }, " · last round's results") : null),
     el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { title: "Dealer", name: lay.dealer.name })),
     el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
     el("div", { class: "row players" }, shown.map((h) => handView(h.hand, h.cards, { ...h, title: `${handTitle(h.hand)} · yours` }))),
@@ -146,7 +147,7 @@ function timerView() {
   const timer = pub && pub.timers && pub.timers[0];
   if (!timer) return el("div", { class: "timer idle", "data-timer": "", "data-light": "off" }, el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}` }))), el("div", { class: "seconds" }, "–"), el("div", { class: "timer-name" }, "No timer running"));
   const left = secondsLeft(timer);
-  const light = lightFor(left);
+  const light = lightFor(left, timer.yellow_seconds ?? 1);
   return el("div", { class: `timer ${light}`, "data-timer": Math.ceil(left), "data-light": light },
     el("div", { class: "lamps" }, ["red", "yellow", "green"].map((c) => el("span", { class: `lamp ${c}${c === light ? " on" : ""}` }))),
     el("div", { class: "seconds" }, `${Math.ceil(left)}`),

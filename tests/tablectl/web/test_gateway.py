@@ -197,3 +197,57 @@ def test_a_role_page_without_a_login_is_turned_away(
 
     status, text = asyncio.run(page())
     assert status == 401 and "expected a login as dealer first" in text
+
+
+def test_a_page_that_sends_too_fast_is_refused_the_excess(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    server = serve(embedded_broker)
+
+    async def page() -> list[str]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={table_id}") as ws,
+        ):
+            await frames_until(ws, lambda f: "history" in f)
+            for _ in range(60):
+                await ws.send_str("{}")
+            got = await frames_until(ws, lambda f: "frames a second" in f.get("refused", ""))
+            return [f["refused"] for f in got if "refused" in f]
+
+    refusals = asyncio.run(page())
+    assert refusals[-1].startswith("expected at most 20 frames a second; got more")
+    assert all("expected {" in r for r in refusals[:40])  # the burst allowance was read
+
+
+def test_a_command_without_a_reply_is_sent_again_with_its_id_then_the_page_is_told(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any, monkeypatch: Any
+) -> None:
+    from tablectl.web import gateway
+
+    monkeypatch.setattr(gateway, "RETRY_SECONDS", 0.2)
+    controller = mqtt_client(embedded_broker)
+    controller.subscribe(f"tablectl/{table_id}/dealer/cmd")
+    server = serve(embedded_broker)
+
+    async def page() -> tuple[str, str, str]:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "dealer", "table": table_id, "password": "any"}
+            async with http.post(f"{server.url}/login", json=login) as r:
+                assert r.status == 200, await r.text()
+            async with http.ws_connect(f"{server.url}/ws?table={table_id}&role=dealer") as ws:
+                await ws.send_json({"command": {"command": "start_round"}})
+                answered = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]["id"]
+                reply = {"v": 1, "type": "reply", "id": answered, "ok": True}
+                controller.publish(f"tablectl/{table_id}/dealer/reply", json.dumps(reply))
+                await ws.send_json({"command": {"command": "no_more_bets"}, "ref": "r2"})
+                lost = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]["id"]
+                told = await frames_until(ws, lambda f: f.get("ref") == "r2")
+                return answered, lost, told[-1]["refused"]
+
+    answered, lost, told = asyncio.run(page())
+    sends = [json.loads(m.payload)["id"] for m in controller.messages(f"tablectl/{table_id}/+/cmd")]
+    assert sends.count(answered) == 1
+    assert sends.count(lost) == 1 + gateway.RETRIES
+    assert f"expected the table's answer to no_more_bets (id {lost})" in told
+    assert f"got none after {1 + gateway.RETRIES} sends" in told

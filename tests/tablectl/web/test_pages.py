@@ -87,18 +87,18 @@ def demo_args(hands: int) -> argparse.Namespace:
 
 
 def play_on_player_display(
-    game: GameId, chrome: Any, site: tuple[EmbeddedBroker, WebServer], mqtt_client: Any,
-    tmp_path: Path, hands: int = 2,
+    game: GameId, chrome: Any, site: tuple[Any, WebServer], mqtt_client: Any,
+    tmp_path: Path, hands: int = 2, user: str | None = None,
 ) -> None:  # fmt: skip
     broker, server = site
     table = table_id_of(game)
-    probe = mqtt_client(broker)
+    probe = mqtt_client(broker, "pit" if user else None)
     probe.subscribe(f"tablectl/{table}/events")
     chrome.get(f"{server.url}/table/{table}/player")
     wait_for(lambda: chrome.execute_script("return !!window.__frames"), 5, "the page's socket")
     chrome.execute_script(RECORDER)
     summary: dict[str, Any] = {}
-    address = BrokerAddress("127.0.0.1", broker.port)
+    address = BrokerAddress("127.0.0.1", broker.port, user, f"{user}-dev" if user else None)
     runner = threading.Thread(
         target=lambda: summary.update(run_table(game, demo_args(hands), address, tmp_path, None))
     )
@@ -137,6 +137,16 @@ def play_on_player_display(
             ".map((e) => e.textContent.trim())"
         )
         assert names and any(n and n != "\u00a0" for n in names), names
+        # every player hand ended with its result and the main bets' payouts, or folded
+        hands = chrome.execute_script(
+            "return [...document.querySelectorAll('.felt.ended .players [data-hand]')].map((h) =>"
+            " [h.dataset.hand, h.dataset.folded || '',"
+            " (h.querySelector('[data-result]') || {}).textContent || '',"
+            " (h.querySelector('[data-payouts]') || {}).textContent || ''])"
+        )
+        assert hands, "no player hand on the ended round's layout"
+        for hand, folded, result, payouts in hands:
+            assert folded == "true" or (result and payouts), (hand, result, payouts)
 
 
 @pytest.mark.timeout(180)
@@ -144,6 +154,19 @@ def test_the_player_display_draws_every_card_and_the_results(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
 ) -> None:
     play_on_player_display(GameId.CASINO_HOLDEM, chrome, site, mqtt_client, tmp_path)
+
+
+@pytest.mark.timeout(180)
+def test_the_player_display_on_mosquitto_with_the_shipped_users_and_acl(
+    chrome: Any, mosquitto: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    display = BrokerAddress("127.0.0.1", mosquitto.port, "display", "display-dev")
+    with WebServer(display, "127.0.0.1", 0) as server:
+        play_on_player_display(
+            GameId.TEXAS_POKER, chrome, (mosquitto, server), mqtt_client, tmp_path, 1,
+            user="controller",
+        )  # fmt: skip
+        assert server.feed is not None and server.feed.gateway == "connected"
 
 
 @pytest.mark.full
@@ -188,6 +211,15 @@ def click(chrome: Any, css: str) -> Any:
     )
 
 
+def timer(chrome: Any) -> tuple[int, str] | None:
+    """The timer's seconds left and light, while one runs."""
+    got = chrome.execute_script(
+        "const t = document.querySelector('[data-timer]');"
+        "return t && t.dataset.timer !== '' ? [t.dataset.timer, t.dataset.light] : null;"
+    )
+    return None if got is None else (int(got[0]), str(got[1]))
+
+
 def seat_frames(chrome: Any) -> dict[str, int]:
     counts: dict[str, int] = chrome.execute_script("return window.__frames.byTopic")
     return counts
@@ -227,6 +259,11 @@ def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
             5,
             "the ante the table took on the seat's page",
         )
+        # the betting timer counts down in the browser, green then yellow
+        first = wait_for(lambda: timer(chrome), 5, "the betting timer")
+        assert first[1] == "green", first
+        wait_for(lambda: (t := timer(chrome)) and t[0] < first[0], 3, "the timer's tick")
+        wait_for(lambda: (t := timer(chrome)) and t[1] == "yellow", 4, "the yellow light")
         chosen = wait_for(
             lambda: click(chrome, "[data-command='decide']"),
             20,
