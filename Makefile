@@ -36,6 +36,7 @@ demo: venv
 # Screenshots of the browser pages for docs/displays.md, from a live table in headless Chromium.
 screenshots: dev
 	$(BIN)/python -m tests.support.screenshots docs/screenshots
+	$(BIN)/python -m tests.support.console_screenshots docs/screenshots
 
 lint: dev
 	$(BIN)/ruff check .

@@ -186,6 +186,12 @@ class DealerState(_Envelope):
     cards: list[CardView]
     stakes: list[StakeView]
     payments_due: list[dict[str, str]] = Field(description="hand, seat, amount to pay")
+    can: dict[str, bool] = Field(
+        default_factory=dict,
+        description="each dealer command without a choice to make (start_round, "
+        "no_more_bets, reveal_done, halt, resume, restore_sequence with the cards as dealt, "
+        "redeal, dealer_exposed_early): whether the table would take it now",
+    )
     hardware: dict[str, Any] = Field(
         description="status of the shoe, camera, broker link and journal (write_ms: the last "
         "durable write, slowest_ms: the slowest of the latest 1,024 to 2,048)"
@@ -234,6 +240,12 @@ class PitState(_Envelope):
         default_factory=list,
         description="the seats that pressed Deal in this round (betting closes once every seat "
         "with a bet is among them)",
+    )
+    can: dict[str, bool] = Field(
+        default_factory=dict,
+        description="each pit command without a choice to make (open_table, close_table, "
+        "resume, void_round, redeal, resolve_undecided as return and as fold): whether the "
+        "table would take it now",
     )
 
 

@@ -28,7 +28,22 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from controller.cards import Card
-from controller.events import Action
+from controller.events import (
+    Action,
+    CloseTable,
+    DealerExposedEarly,
+    Event,
+    Halt,
+    NoMoreBets,
+    OpenTable,
+    Redeal,
+    ResolveUndecided,
+    RestoreSequence,
+    Resume,
+    RevealDone,
+    StartRound,
+    VoidRound,
+)
 from controller.games.base import Game
 from controller.games.rules import Face, Spot, exact, format_amount
 from controller.hands import evaluate
@@ -46,7 +61,7 @@ from controller.messages import (
     StakeView,
     TimerView,
 )
-from controller.table import Phase, Round, Stake, TableState
+from controller.table import Phase, Round, Stake, TableState, can
 from controller.topics import AudienceTopics, Topics
 
 __all__ = ["PIT", "PUBLIC", "Outgoing", "Projector", "visible"]
@@ -372,7 +387,7 @@ class Projector:
             for spot, lim in game.config.limits.items()
         }
         cards = _card_views(rnd, PUBLIC) if rnd else []
-        folded = [h for h in rnd.in_play if _folded(rnd, h)] if rnd else []
+        folded = [h for h in rnd.in_play if _all_folded(game, rnd, h)] if rnd else []
         return PublicState(
             **self._envelope(PUBLIC, now),
             game=game.info.id.value,
@@ -447,6 +462,7 @@ class Projector:
             cards=_card_views(rnd, DEALER) if rnd else [],
             stakes=[_stake_view(state, rnd, s) for s in rnd.stakes] if rnd else [],
             payments_due=payments,
+            can=_can(state, now, _dealer_commands(state)),
             hardware=self.hardware(),
         )
 
@@ -480,6 +496,7 @@ class Projector:
             rounds_started=state.rounds_started,
             seats_away=list(state.away),
             seats_ready=sorted(rnd.ready) if rnd else [],
+            can=_can(state, now, _PIT_COMMANDS),
         )
 
     def _note_seats(self, state: TableState) -> None:
@@ -699,13 +716,17 @@ class Projector:
             for a in actions
             if a.kind == "card"
         ]
-        settled: dict[str, dict[str, Any]] = {}
-        for a in sorted(
-            (a for a in actions if a.kind == "settled"), key=lambda a: bool(a.data.get("folded"))
-        ):  # a stake that played the hand to the showdown first: its main bet is the hand's
-            settled.setdefault(str(a.data["hand"]), a.data)
-        for h, _, s in rnd.settlements:
-            settled.setdefault(h, {"folded": s.folded, **s.to_json()})
+        # every stake's settlement, by hand: this step's, then those made earlier in the round
+        settled: dict[str, list[dict[str, Any]]] = {}
+        done: set[tuple[str, str]] = set()
+        for a in actions:
+            if a.kind == "settled":
+                key = (str(a.data["hand"]), str(a.data.get("seat")))
+                done.add(key)
+                settled.setdefault(key[0], []).append(a.data)
+        for h, seat, s in rnd.settlements:
+            if (h, seat) not in done:
+                settled.setdefault(h, []).append({"folded": s.folded, **s.to_json()})
 
         def codes(position: str) -> list[str]:
             return [c if isinstance(c, str) else c.code for p, c, _ in cards if p == position]
@@ -713,24 +734,24 @@ class Projector:
         hands: list[HandView] = []
         dealer_name: str | None = None
         for hand in rnd.in_play:
-            doc = settled.get(hand)
+            docs = settled.get(hand, [])
             folded = _folded(rnd, hand, actions)
+            played = [d for d in docs if not d.get("folded")]
             name = None
-            result = None
-            payouts: list[dict[str, str | None]] = []
-            if doc is not None and "player_hand" in doc:
-                name = None if folded else str(doc["player_hand"]["name"])
-                dealer_name = str(doc["dealer_hand"]["name"])
-                main = next(
-                    (ln for ln in doc.get("lines", []) if ln.get("spot") == Spot.ANTE.value), None
-                )
-                result = None if main is None or folded else str(main.get("result"))
-                if not folded:
-                    payouts = [
-                        {"spot": ln["spot"], "result": ln["result"], "odds": ln.get("odds")}
-                        for ln in doc.get("lines", [])
-                        if ln.get("spot") not in _SIDE_SPOTS
-                    ]
+            for doc in docs:
+                if "dealer_hand" in doc:
+                    dealer_name = str(doc["dealer_hand"]["name"])
+            shown = next((d for d in played if "player_hand" in d), None)
+            if shown is not None and not folded:
+                name = str(shown["player_hand"]["name"])
+            # the main bet's result: the same for every stake played on the hand
+            mains = {
+                str(ln.get("result"))
+                for d in played
+                for ln in d.get("lines", [])
+                if ln.get("spot") == Spot.ANTE.value
+            }
+            result = mains.pop() if len(mains) == 1 and not folded else None
             hand_cards: list[str | None] = (
                 [None] * len(codes(hand)) if folded else list(codes(hand))
             )
@@ -741,7 +762,8 @@ class Projector:
                     name=name,
                     folded=folded,
                     result=result,
-                    payouts=payouts,
+                    # a folded hand's bets would tell its category: never public
+                    payouts=[] if folded else _payouts(played),
                 )
             )
         dealer = HandView(hand="dealer", cards=list(codes("dealer")), name=dealer_name)
@@ -775,6 +797,65 @@ class Projector:
             repeated=repeated,
         )
         return Outgoing(topics.reply, self._encode(message), False, audience)
+
+
+def _all_folded(game: Game, rnd: Round, hand: str) -> bool:
+    """Whether every stake on ``hand`` folded already (a fold decided, or settled folded)."""
+    stakes = [s for s in rnd.stakes if s.hand == hand]
+    if stakes and all(s.decisions and game.walk(s.totals(), s.decisions).folded for s in stakes):
+        return True
+    return _folded(rnd, hand)
+
+
+def _payouts(docs: list[dict[str, Any]]) -> list[dict[str, str | None]]:
+    """The main game's bets on a hand, from the settlements (their JSON) of the stakes played
+    on it: each spot's result and the odds paid on a win, once each; no amount and no side
+    bet (those are the seats' own)."""
+    out: list[dict[str, str | None]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for doc in docs:
+        for line in doc.get("lines", ()):
+            spot = str(line.get("spot"))
+            key = (spot, line.get("result"), line.get("odds"))
+            if spot in _SIDE_SPOTS or key in seen:
+                continue
+            seen.add(key)
+            out.append({"spot": spot, "result": line.get("result"), "odds": line.get("odds")})
+    return out
+
+
+#: the pit's commands a console offers as buttons, by name (the name is the button's)
+_PIT = "pit:console"
+_PIT_COMMANDS: tuple[tuple[str, Event], ...] = (
+    ("open_table", OpenTable(actor=_PIT)),
+    ("close_table", CloseTable(actor=_PIT)),
+    ("resume", Resume(actor=_PIT, note="")),
+    ("void_round", VoidRound(actor=_PIT, reason="void")),
+    ("redeal", Redeal(actor=_PIT, reason="redeal")),
+    ("rule_return", ResolveUndecided(actor=_PIT, ruling="return")),
+    ("rule_fold", ResolveUndecided(actor=_PIT, ruling="fold")),
+)
+
+
+def _dealer_commands(state: TableState) -> list[tuple[str, Event]]:
+    """The dealer's commands a console offers as buttons (the sequence restored as dealt)."""
+    rnd = state.round
+    dealt = " ".join(f"{p}:{c.code}" for p, c, _ in rnd.cards) if rnd is not None else ""
+    return [
+        ("start_round", StartRound(actor=DEALER)),
+        ("no_more_bets", NoMoreBets(actor=DEALER)),
+        ("reveal_done", RevealDone(actor=DEALER)),
+        ("halt", Halt(actor=DEALER, reason="halt")),
+        ("resume", Resume(actor=DEALER, note="")),
+        ("restore_sequence", RestoreSequence(actor=DEALER, cards=dealt)),
+        ("redeal", Redeal(actor=DEALER, reason="redeal")),
+        ("dealer_exposed_early", DealerExposedEarly(actor=DEALER)),
+    ]
+
+
+def _can(state: TableState, now: float, commands: Iterable[tuple[str, Event]]) -> dict[str, bool]:
+    """Whether the table would take each command now (:func:`controller.table.can`)."""
+    return {name: can(state, event, now) for name, event in commands}
 
 
 def _side_bet_on_fold(data: dict[str, Any]) -> bool:

@@ -416,13 +416,16 @@ def edge_quads(
     if known:
         for outline in known:
             cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
-        done = cv2.dilate(done, _SQUARE, iterations=2)
+        done = np.asarray(cv2.dilate(done, _SQUARE, iterations=2), np.uint8)
         edges[done > 0] = 0
     thick = cv2.dilate(edges, _SQUARE)
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-    paper = cv2.bitwise_and(
-        cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
-        cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
+    paper = np.asarray(
+        cv2.bitwise_and(
+            cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
+            cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
+        ),
+        np.uint8,
     )
     hulls: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []  # hull, outline
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
@@ -434,15 +437,20 @@ def edge_quads(
         region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
         found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if found:
-            outline = max(found, key=cv2.contourArea) + np.array([x, y], np.int32)
-            hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
-            hulls.append((hull, outline.reshape(-1, 2).astype(np.float64)))
+            rim = np.asarray(max(found, key=cv2.contourArea) + np.array([x, y], np.int32))
+            shell = np.asarray(cv2.convexHull(rim), np.float64).reshape(-1, 2)
+            hulls.append((shell, rim.reshape(-1, 2).astype(np.float64)))
     curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for curve in curves:
-        hull = cv2.convexHull(curve)
-        if min_area <= cv2.contourArea(hull) <= 0.95 * w * h:
-            hulls.append((hull.reshape(-1, 2).astype(np.float64), curve.reshape(-1, 2) * 1.0))
-    near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+        wrap = cv2.convexHull(curve)
+        if min_area <= cv2.contourArea(wrap) <= 0.95 * w * h:
+            hulls.append(
+                (
+                    np.asarray(wrap, np.float64).reshape(-1, 2),
+                    np.asarray(curve, np.float64).reshape(-1, 2),
+                )
+            )
+    near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
 
     # the hulls' four longest edges first; then, where those do not run along the edges (a
     # rounded corner can tilt a hull's edge), each side fitted to its own outline points
@@ -455,7 +463,7 @@ def edge_quads(
         for hull, points in hulls
         if fresh(hull) and (q := _hull_quad(hull)) is not None
     ]
-    second = []
+    second: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
     out: list[NDArray[np.float64]] = []
     for quads in (first, second):
         for quad, points in quads:
@@ -1083,7 +1091,7 @@ def _add_edge_quads(
     light = np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80
     if not light and any(o is None for o in loose):
         return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
-    clean = [q.astype(np.float32) for q, o in zip(quads, loose, strict=True) if o is None]
+    clean = [q.astype(np.float64) for q, o in zip(quads, loose, strict=True) if o is None]
     # a card too small to read is not looked for by its edges alone
     found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean)
     if not found:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from drivers.mqtt.client import BrokerAddress, MqttLink
 from simulators.display.checker import DisplayChecker
-from simulators.display.terminal import render, summary_line
+from simulators.display.terminal import Ticking, round_line, summary_line
 
 __all__ = ["LiveDisplay"]
 
@@ -41,6 +41,7 @@ class LiveDisplay:
         self.screen = screen
         self.quiet = quiet
         self.last_line = ""
+        self.last_round = ""  # the round whose end was printed last
         self.link = MqttLink(
             address,
             client_id or f"display-{table_id}",
@@ -72,8 +73,14 @@ class LiveDisplay:
         if state is None or self.quiet or not (topic.endswith("/state") or changed):
             return
         if self.screen is not None:
-            self.screen.update(render(state, self.checker.status))
+            self.screen.update(Ticking(state, self.checker.status))
             return
+        last = state.get("last_round") or {}
+        if last.get("round_id") and last["round_id"] != self.last_round:
+            self.last_round = last["round_id"]
+            ended = round_line(state)
+            if ended is not None and self.last_line:  # a round ended while this display ran
+                print(ended, flush=True)
         line = summary_line(state)
         if line != self.last_line:
             self.last_line = line

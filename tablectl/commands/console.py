@@ -26,6 +26,7 @@ from typing import Any
 from controller.errors import ConfigError, TableError
 from controller.topics import AudienceTopics, Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
+from simulators.display.terminal import round_line, settlement_words
 
 __all__ = ["parse_fields", "register"]
 
@@ -227,8 +228,21 @@ def _line(topic: str, doc: dict[str, Any]) -> str:
         verdict = "ok" if doc.get("ok") else f"refused: {doc.get('reason')}"
         return f"{stream}: reply to {doc.get('command')} {doc.get('id')}: {verdict}"
     data = doc.get("data", {})
-    details = " ".join(f"{k}={v}" for k, v in data.items()) if isinstance(data, dict) else data
+    if doc.get("event") == "settled" and isinstance(data, dict):
+        return f"{stream}: settled {settlement_words(data)}"
+    details = (
+        " ".join(f"{k}={_said(v)}" for k, v in data.items()) if isinstance(data, dict) else data
+    )
     return f"{stream}: {doc.get('event', '?')} {details}".rstrip()
+
+
+def _said(value: Any) -> str:
+    """A field's value in words: a list or a record without Python's brackets and quotes."""
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {_said(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, list):
+        return ", ".join(_said(v) for v in value) or "none"
+    return str(value)
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -251,6 +265,7 @@ def run_watch(args: argparse.Namespace) -> int:
     _connect(link, address, 5.0)
     deadline = None if args.seconds is None else time.monotonic() + args.seconds
     last_state: dict[str, str] = {}
+    last_round: dict[str, str] = {}  # the last round ended each state topic told of
     try:
         while deadline is None or time.monotonic() < deadline:
             left = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
@@ -275,6 +290,12 @@ def run_watch(args: argparse.Namespace) -> int:
                 continue
             line = _line(topic, doc)
             if doc.get("type") == "state":  # a state repeats on every input: print changes
+                last = doc.get("last_round") or {}
+                if last.get("round_id") and last_round.get(topic) != last["round_id"]:
+                    if topic in last_round:  # a round ended while watching: how it ended
+                        print(round_line(doc), flush=True)
+                    last_round[topic] = last["round_id"]
+                last_round.setdefault(topic, "")
                 if last_state.get(topic) == line:
                     continue
                 last_state[topic] = line

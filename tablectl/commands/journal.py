@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from controller.events import event_to_json
 from controller.journal import parse_head, utc_time
 from controller.table import TableState
 from drivers.storage.sqlite_journal import SqliteJournal
+from simulators.display.terminal import settlement_words
 from tablectl.progress import Bars
 from tablectl.runtime import ReplayStep, replay
 
@@ -50,6 +51,11 @@ def register(subparsers: Any) -> None:
     again.add_argument("--journal", type=Path, required=True, help="the table's journal file")
     again.add_argument("--round", required=True, dest="round_id", help="the round id")
     again.add_argument("--json", action="store_true", help="one JSON object per event")
+    again.add_argument(
+        "--scenario",
+        action="store_true",
+        help="print the round as a scenario file instead ('tablectl scenario run' replays it)",
+    )
     again.set_defaults(run=run_replay)
 
     journal = subparsers.add_parser("journal", help="journal maintenance")
@@ -101,42 +107,64 @@ def _round_of(step: ReplayStep, previous: TableState | None) -> str | None:
     return step.state.round.round_id if step.state.round is not None else None
 
 
+def history(steps: Iterable[ReplayStep]) -> list[dict[str, Any]]:
+    """The rounds of a journal's replayed steps: id, start, end, outcome, events, money (a
+    redealt game: abandoned, ``continued_as`` the new one, which is ``redeal_of`` it)."""
+    rounds: dict[str, dict[str, Any]] = {}
+    previous: TableState | None = None
+    for step in steps:
+        rid = _round_of(step, previous)
+        if rid is not None:
+            info = rounds.setdefault(
+                rid, {"round_id": rid, "started": utc_time(step.at), "events": 0,
+                      "outcome": "in play", "staked": "0", "returned": "0"},
+            )  # fmt: skip
+            info["events"] += 1
+            for action in step.actions:
+                if action.kind == "redeal" and action.data.get("abandoned_round") == rid:
+                    # the cards dealt again are a new game, linked to this abandoned one
+                    new = str(action.data["round_id"])
+                    info["outcome"] = "abandoned"
+                    info["ended"] = utc_time(step.at)
+                    info["continued_as"] = new
+                    rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
+                                   "outcome": "in play", "staked": "0", "returned": "0",
+                                   "redeal_of": rid}  # fmt: skip
+                if action.kind in ("seat_disconnected", "seat_returned"):
+                    # a remote seat lost and regained its connection during this round
+                    gone = "away" if action.kind == "seat_disconnected" else "back"
+                    note = f"{action.data['seat']} {gone} {utc_time(step.at)}"
+                    info.setdefault("seats", []).append(note)
+                if action.kind == "round_ended" and action.data.get("round_id") == rid:
+                    info["outcome"] = action.data["outcome"]
+                    info["ended"] = utc_time(step.at)
+                    info["staked"] = action.data.get("staked", "0")
+                    info["returned"] = action.data.get("returned", "0")
+        previous = step.state
+    return list(rounds.values())
+
+
+def of_round(
+    steps: Iterable[ReplayStep], round_id: str
+) -> Iterator[tuple[TableState | None, ReplayStep]]:
+    """The steps of one round (from the redeal that opened it, for a redealt game), each
+    with the table's state before it."""
+    previous: TableState | None = None
+    for step in steps:
+        opened = any(
+            a.kind == "redeal" and a.data.get("round_id") == round_id for a in step.actions
+        )
+        if opened or _round_of(step, previous) == round_id:
+            yield previous, step
+        previous = step.state
+
+
 def run_history(args: argparse.Namespace) -> int:
     """List the rounds."""
     journal = _open(args.journal)
-    rounds: dict[str, dict[str, Any]] = {}
-    previous: TableState | None = None
     with contextlib.closing(journal), Bars() as bars:
-        for step in _replay(journal, args.journal, bars):
-            rid = _round_of(step, previous)
-            if rid is not None:
-                info = rounds.setdefault(
-                    rid, {"round_id": rid, "started": utc_time(step.at), "events": 0,
-                          "outcome": "in play", "staked": "0", "returned": "0"},
-                )  # fmt: skip
-                info["events"] += 1
-                for action in step.actions:
-                    if action.kind == "redeal" and action.data.get("abandoned_round") == rid:
-                        # the cards dealt again are a new game, linked to this abandoned one
-                        new = str(action.data["round_id"])
-                        info["outcome"] = "abandoned"
-                        info["ended"] = utc_time(step.at)
-                        info["continued_as"] = new
-                        rounds[new] = {"round_id": new, "started": utc_time(step.at), "events": 0,
-                                       "outcome": "in play", "staked": "0", "returned": "0",
-                                       "redeal_of": rid}  # fmt: skip
-                    if action.kind in ("seat_disconnected", "seat_returned"):
-                        # a remote seat lost and regained its connection during this round
-                        gone = "away" if action.kind == "seat_disconnected" else "back"
-                        note = f"{action.data['seat']} {gone} {utc_time(step.at)}"
-                        info.setdefault("seats", []).append(note)
-                    if action.kind == "round_ended" and action.data.get("round_id") == rid:
-                        info["outcome"] = action.data["outcome"]
-                        info["ended"] = utc_time(step.at)
-                        info["staked"] = action.data.get("staked", "0")
-                        info["returned"] = action.data.get("returned", "0")
-            previous = step.state
-    for info in rounds.values():
+        rounds = history(_replay(journal, args.journal, bars))
+    for info in rounds:
         if args.json:
             print(json.dumps(info))
         else:
@@ -144,10 +172,9 @@ def run_history(args: argparse.Namespace) -> int:
             link = (f"  continued as {info['continued_as']}" if "continued_as" in info else "") + (
                 f"  redeal of {info['redeal_of']}" if "redeal_of" in info else ""
             )
-            seats = f"  ({', '.join(info['seats'])})" if "seats" in info else ""
             print(
                 f"{info['round_id']}  {info['started']}  {info['outcome']:<9} "
-                f"events {info['events']:>3}  {money}{link}{seats}"
+                f"events {info['events']:>3}  {money}{link}"
             )
     if not rounds and not args.json:
         print("no rounds")
@@ -175,48 +202,61 @@ def _summary(state: TableState) -> dict[str, Any]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Print every event of one round with the state after it."""
+    """Print every event of one round with the state after it (``--scenario``: the round
+    as a scenario file)."""
+    if args.scenario:
+        from tablectl.web.replay import round_scenario
+
+        print(round_scenario(args.journal, args.round_id), end="")
+        return 0
     journal = _open(args.journal)
     shown = 0
-    previous: TableState | None = None
     with contextlib.closing(journal), Bars() as bars:
-        for step in _replay(journal, args.journal, bars):
-            opened = any(
-                a.kind == "redeal" and a.data.get("round_id") == args.round_id for a in step.actions
-            )
-            if opened or _round_of(step, previous) == args.round_id:
-                shown += 1
-                event = event_to_json(step.event)
-                after = _summary(step.state)
-                actions = [{"kind": a.kind, **a.data} for a in step.actions]
-                if args.json:
-                    row = {"row": step.seq, "at": utc_time(step.at), "event": event}
-                    print(json.dumps({**row, "actions": actions, "after": after}))
-                else:
-                    fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
-                    print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
-                    for action in actions:
-                        if action["kind"] in (
-                            "refused",
-                            "halted",
-                            "redeal",
-                            "alert",
-                            "settled",
-                            "round_ended",
-                            "seat_disconnected",
-                            "seat_returned",
-                        ):
-                            detail = {
-                                k: v
-                                for k, v in action.items()
-                                if k not in ("kind", "player_hand", "dealer_hand")
-                            }
-                            print(f"        -> {action['kind']}: {detail}")
-                    print(f"        after: {after['phase']}; next: {after['next']}")
-            previous = step.state
+        for _, step in of_round(_replay(journal, args.journal, bars), args.round_id):
+            shown += 1
+            event = event_to_json(step.event)
+            after = _summary(step.state)
+            actions = [{"kind": a.kind, **a.data} for a in step.actions]
+            if args.json:
+                row = {"row": step.seq, "at": utc_time(step.at), "event": event}
+                print(json.dumps({**row, "actions": actions, "after": after}))
+            else:
+                fields = " ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
+                print(f"#{step.seq:<5} {utc_time(step.at)}  {event['kind']} {fields}")
+                for action in actions:
+                    said = action_words(action)
+                    if said:
+                        print(f"        -> {said}")
+                print(f"        after: {after['phase']}; next: {after['next']}")
     if not shown:
         raise TableError(f"round {args.round_id!r} is not in {args.journal}")
     return 0
+
+
+#: the actions the dispute view prints besides settlements and automatic decisions
+_DISPUTE_KINDS = frozenset(
+    {"refused", "halted", "resumed", "redeal", "alert", "round_ended", "ruling",
+     "card_corrected", "sequence_restored", "deck_changed", "seat_disconnected", "seat_returned",
+     "bets_taken_back"}
+)  # fmt: skip
+
+
+def action_words(action: dict[str, Any]) -> str | None:
+    """What the dispute view prints of an action, in words (None: nothing)."""
+    kind = action["kind"]
+    if kind == "settled":
+        return f"settled: {settlement_words(action)}"
+    if kind == "decision" and action.get("automatic"):
+        return (
+            f"automatic decision (the decision timer ran out): {action.get('option')} for "
+            f"{action.get('seat')} on {action.get('hand')}"
+        )
+    if kind in _DISPUTE_KINDS:
+        fields = ", ".join(
+            f"{k} {v}" for k, v in action.items() if k != "kind" and v not in (None, "", [], {})
+        )
+        return f"{kind}: {fields}"
+    return None
 
 
 #: what a seal cannot tell, said after every verification

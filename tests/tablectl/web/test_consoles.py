@@ -1,0 +1,299 @@
+"""The dealer's and the pit manager's consoles in a real headless Chromium.
+
+The dealer console plays a whole round of a physical table (a real running table, its shoe
+simulated on a pseudo-terminal, on the embedded broker): its buttons follow the table's
+``can`` at every step, and each one it presses is applied by the table. The pit console
+steps through a round of a real journal event by event, the layout at each step, and
+exports it as a scenario file that plays to the journal's result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.tables import parse_table_text
+from drivers.mqtt.client import BrokerAddress
+from drivers.mqtt.embedded import EmbeddedBroker
+from tablectl.running import RunningTable
+from tablectl.scenario import play_scenario
+from tests.support import browser
+from tests.support.journals import journal_from_scenarios, scenario_text
+
+pytestmark = pytest.mark.skipif(
+    not browser.available(), reason="Chromium and chromedriver are not installed"
+)
+server_module = pytest.importorskip(
+    "tablectl.web.server", reason="the web server (tablectl.web.server) is not in this tree"
+)
+
+#: the DOM's dealer command buttons against the dealer state's `can`: [name, enabled, can]
+BUTTONS_AND_CAN = """
+const s = window.__dealerState;
+if (!s) return null;
+const out = [];
+for (const b of document.querySelectorAll('[data-command], [data-answer]')) {
+  const name = b.dataset.command || b.dataset.answer;
+  if (name in s.can) out.push([name, !b.disabled, s.can[name], s.phase]);
+}
+return out;
+"""
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Any]:
+    driver = browser.chrome(1600, 1000)
+    driver.set_script_timeout(10)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("journal")
+    return journal_from_scenarios(
+        folder / "R1.journal", scenario_text("irregularity-misread-card-corrected.scn")
+    )
+
+
+@pytest.fixture(scope="module")
+def site(journal: Path) -> Iterator[tuple[EmbeddedBroker, Any]]:
+    with EmbeddedBroker() as broker:
+        server = server_module.WebServer(
+            BrokerAddress("127.0.0.1", broker.port), "127.0.0.1", 0, journals={"P1": journal}
+        ).start()
+        try:
+            yield broker, server
+        finally:
+            server.stop()
+
+
+def wait_for(predicate: Any, timeout: float, what: str) -> Any:
+    """Poll ``predicate`` until it returns something true (bounded)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {timeout:g} s for {what}")
+
+
+def box_table(table_id: str, folder: Path, address: BrokerAddress) -> RunningTable:
+    text = f"""
+[table]
+id = "{table_id}"
+game = "texas-poker"
+seating = "boxes"
+boxes = 2
+journal = "{table_id}.journal"
+confirm_payments = true
+[shoe]
+kind = "simulated"
+dialect = "framed"
+rate = 40
+seed = 5
+"""
+    config = parse_table_text(text, f"test table {table_id}")
+    return RunningTable(config, folder, address, client_id=f"test-{table_id}")
+
+
+def buttons_follow_can(chrome: Any) -> list[Any]:
+    """Every dealer command button enabled exactly when the table's ``can`` says so."""
+    pairs = wait_for(lambda: chrome.execute_script(BUTTONS_AND_CAN), 5, "the dealer state")
+    wrong = [p for p in pairs if p[1] != p[2]]
+    assert not wrong, f"buttons not following can: {wrong}"
+    return list(pairs)
+
+
+def click(chrome: Any, css: str, what: str, timeout: float = 10, avoid: str = "") -> str:
+    """Click the first enabled element matching ``css`` (not one whose ``data-option`` is
+    ``avoid``), once it is there: an element drawn again meanwhile is looked up again.
+    Returns its ``data-option``."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    def clicked() -> str | None:
+        try:
+            found = [b for b in chrome.find_elements(By.CSS_SELECTOR, css) if b.is_enabled()]
+            kept = [b for b in found if b.get_attribute("data-option") != avoid] or found
+            if not kept:
+                return None
+            option = kept[0].get_attribute("data-option") or "-"
+            kept[0].click()
+            return str(option)
+        except StaleElementReferenceException:
+            return None
+
+    return str(wait_for(clicked, timeout, what))
+
+
+def phase(chrome: Any) -> str:
+    """The phase the page shows (read in the page: it may be drawn again at any moment)."""
+    shown = chrome.execute_script(
+        "const p = document.querySelector('.felt [data-phase]'); return p ? p.dataset.phase : ''"
+    )
+    return str(shown)
+
+
+@pytest.mark.timeout(150)
+def test_the_dealer_console_plays_a_round_its_buttons_following_can(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    broker, server = site
+    address = BrokerAddress("127.0.0.1", broker.port)
+    table = box_table("B1", tmp_path, address)
+    chrome.get(f"{server.url}/table/B1/dealer")
+    wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
+    chrome.find_element(By.ID, "password").send_keys("dealer-dev")
+    chrome.find_element(By.ID, "login-button").click()
+    wait_for(lambda: chrome.find_elements(By.ID, "logout"), 5, "the dealer's console")
+    table.start()
+    try:
+        wait_for(lambda: phase(chrome) == "closed", 10, "the closed table")
+        closed = dict((n, e) for n, e, _, _ in buttons_follow_can(chrome))
+        assert closed["start_round"] is False and not any(closed.values()), closed
+        pit = mqtt_client(broker)
+        command = {"v": 1, "id": "open-1", "command": "open_table", "by": "ann"}
+        pit.publish("tablectl/B1/pit/cmd", json.dumps(command).encode())
+        click(chrome, "[data-command='start_round']", "start round enabled once open")
+        wait_for(lambda: phase(chrome) == "betting", 10, "betting")
+        betting = dict((n, e) for n, e, _, _ in buttons_follow_can(chrome))
+        assert betting["start_round"] is False and betting["halt"] is True, betting
+        Select(chrome.find_element(By.ID, "bet-hand")).select_by_value("box 1")
+        chrome.find_element(By.ID, "bet-seat").send_keys("ann")
+        chrome.find_element(By.ID, "bet-amount").send_keys("100")
+        chrome.find_element(By.CSS_SELECTOR, "#bet-form [data-command='place_bet']").click()
+        wait_for(
+            lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-stake='box 1|ann']"),
+            10,
+            "the bet the table took",
+        )
+        # a halt: its reason, who stopped the round, the answers the rules allow the dealer
+        chrome.find_element(By.ID, "why-halt").send_keys("chips to count")
+        click(chrome, "[data-command='halt']", "halt")
+        wait_for(lambda: phase(chrome) == "halted", 10, "the halt")
+        halt = chrome.find_element(By.CSS_SELECTOR, "[data-halt]")
+        assert "chips to count" in halt.text and halt.get_attribute("data-halt") == "dealer"
+        answers = {n: e for n, e, _, _ in buttons_follow_can(chrome) if n != "halt"}
+        assert answers["resume"] is True and answers["start_round"] is False, answers
+        click(chrome, "[data-answer='resume']", "resume, an answer the rules allow")
+        wait_for(lambda: phase(chrome) == "betting", 10, "betting again")
+        assert not chrome.find_elements(By.CSS_SELECTOR, "[data-halt]")
+        click(chrome, "[data-command='no_more_bets']", "no more bets")
+        # the shoe deals; the box's decision is due: the dealer enters the player's choice
+        chosen = click(chrome, "[data-command='decide']", "box 1's decision", 20, avoid="fold")
+        assert chosen != "fold"
+        buttons_follow_can(chrome)
+        click(chrome, "[data-command='reveal_done']", "cards revealed, once every card is out", 20)
+
+        def settled() -> bool:
+            if chrome.find_elements(By.CSS_SELECTOR, "[data-command='confirm_payment']"):
+                click(chrome, "[data-command='confirm_payment']", "a payment due", 5)
+            return phase(chrome) == "idle"
+
+        wait_for(settled, 20, "the round settled and paid")
+        idle = dict((n, e) for n, e, _, _ in buttons_follow_can(chrome))
+        assert idle["start_round"] is True and idle["reveal_done"] is False, idle
+    finally:
+        table.stop()
+    replies = chrome.execute_script(
+        "return [...document.querySelectorAll('[data-reply]')].map((e) => e.textContent)"
+    )
+    for done in ("start round: done", "place bet: done", "halt: done", "resume: done",
+                 "no more bets: done", "decide: done"):  # fmt: skip
+        assert any(done in r for r in replies), (done, replies)
+    assert any("reveal done: done" in r for r in replies), replies
+    ended = [r for r in replies if "round B1-" in r and "ended: complete" in r]
+    assert ended, replies
+    # the page received the dealer's topics and the public ones, nothing of the pit's
+    counts = chrome.execute_script("return window.__frames.byTopic")
+    assert counts.get("dealer/state", 0) > 0
+    assert not [t for t in counts if t.startswith(("pit", "seat"))], counts
+
+
+@pytest.mark.timeout(90)
+def test_the_pit_console_steps_through_a_round_and_exports_it(
+    chrome: Any, site: Any, journal: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    _, server = site
+    chrome.get(f"{server.url}/pit")
+    wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
+    chrome.find_element(By.ID, "by").send_keys("ann")
+    chrome.find_element(By.ID, "password").send_keys("pit-dev")
+    chrome.find_element(By.ID, "login-button").click()
+    click(chrome, ".table-card[data-table='P1']", "table P1 at a glance", 15)
+    rid = chrome.execute_script(
+        "const r = document.querySelector('#rounds [data-round]'); return r && r.dataset.round"
+    ) or wait_for(
+        lambda: chrome.execute_script(
+            "const r = document.querySelector('#rounds [data-round]'); return r && r.dataset.round"
+        ),
+        15,
+        "the round history of table P1",
+    )
+    click(chrome, f"#rounds [data-round='{rid}']", "the round in the history")
+    wait_for(lambda: chrome.find_elements(By.ID, "dispute"), 10, "the dispute replay")
+
+    def where() -> tuple[str, str, str]:
+        step = chrome.find_element(By.ID, "replay-where").get_attribute("data-step")
+        text = chrome.find_element(By.ID, "step-text").text
+        return step, text, phase(chrome)
+
+    seen = [where()]
+    sources: set[str] = set()
+    cards_at: list[int] = []
+    for _ in range(200):  # bounded: the round has fewer steps
+        nxt = chrome.find_element(By.ID, "replay-next")
+        if not nxt.is_enabled():
+            break
+        nxt.click()
+        seen.append(where())
+        sources |= {
+            e.get_attribute("data-source")
+            for e in chrome.find_elements(By.CSS_SELECTOR, "[data-action][data-source]")
+        }
+        cards_at.append(len(chrome.find_elements(By.CSS_SELECTOR, ".layout [data-card]")))
+    steps = [int(s) for s, _, _ in seen]
+    assert steps == list(range(1, len(steps) + 1)) and len(steps) > 10, steps
+    assert seen[0][2] == "betting" and seen[-1][2] == "idle", seen
+    assert {"shoe", "pit manager"} <= sources, sources  # dealt cards and the correction
+    assert max(cards_at) >= 4 and cards_at[-1] == 0, cards_at  # the layout at each step
+    # back one step: the same step as before
+    chrome.find_element(By.ID, "replay-prev").click()
+    assert where() == seen[-2]
+    # the export: a scenario file that plays to the journal's result
+    href = chrome.find_element(By.ID, "replay-export").get_attribute("href")
+    assert href.endswith(f"/api/P1/rounds/{rid}/scenario")
+    text = chrome.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0], {credentials: 'same-origin'}).then((r) => r.text()).then(done);",
+        href,
+    )
+    assert text.startswith(f"# round {rid}"), text[:200]
+    play_scenario(text)
+    chrome.save_screenshot(str(Path(journal).parent / "pit.png"))
+
+
+@pytest.mark.timeout(30)
+def test_the_pits_history_is_refused_without_a_pit_login(site: Any) -> None:
+    import urllib.error
+    import urllib.request
+
+    _, server = site
+    for path in ("/api/P1/rounds", "/api/P1/rounds/x/scenario", "/api/pit/tables"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}{path}", timeout=5)
+        assert refused.value.code == 401
+        assert "expected a login as the pit manager" in refused.value.read().decode()
