@@ -133,6 +133,14 @@ SINGLE_CORNER = 2.0
 #: there has too few pixels to tell clubs from spades safely)
 LEARNED_MIN_SIDE = 80.0
 
+#: a card the learned reader reads must show at least this share of paper in its interior
+#: (a card back's pattern shows less)
+LEARNED_PAPER = 0.25
+
+#: the learned reader vetoes a built-in profile's read when both its corners name another
+#: card with this share of its own leads
+DISSENT_LEAD = 1.0
+
 #: a card the built-in profile reads, this size (effective, pixels) or more, is checked by
 #: the learned index reader: see :meth:`Recognizer._classify`
 CROSS_CHECK_SIDE = 100.0
@@ -1048,6 +1056,10 @@ class Recognizer:
         )
         if a.rank != b.rank or a.rank == NO_INDEX or a.suit != b.suit:
             return False
+        if min(a.rank_lead, b.rank_lead) < DISSENT_LEAD * RANK_LEAD:
+            return False
+        if min(a.suit_lead, b.suit_lead) < DISSENT_LEAD * SUIT_LEAD:
+            return False
         return card is None or (int(card.rank), int(card.suit)) != (a.rank, a.suit)
 
     def _classify_glyphs(
@@ -1112,6 +1124,8 @@ class Recognizer:
         """
         if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
             return None  # a grey frame: a suit's shape alone is too weak a witness
+        if _whiteness(frame, quad) < LEARNED_PAPER:
+            return None  # a back's pattern, not a face's paper
         p = self.profile
         corners = self.reader.read(index_patches(frame, quad, p.aspect, p.index_box))
         said = []  # what each pair's two corners agree on (None: they do not)
