@@ -1039,7 +1039,9 @@ class Recognizer:
             if size >= CROSS_CHECK_SIDE and self._learned_dissents(frame, quad, first, card):
                 return Status.UNKNOWN, None, 0.0, 0
             return status, card, confidence, agreeing
-        learned = self._read_learned(frame, quad, size, first)
+        # an outline that may hold two cards is read by the profile's glyphs alone, corner
+        # by corner (its two index corners may be two cards' own)
+        learned = None if loose else self._read_learned(frame, quad, size, first)
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
         return status, card, confidence, agreeing

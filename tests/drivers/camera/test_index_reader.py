@@ -172,4 +172,4 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 45, counts  # measured: 48 of 943, none wrong
+    assert counts["right"] >= 43, counts  # measured: 46 of 943, none wrong
