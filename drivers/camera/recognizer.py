@@ -139,7 +139,7 @@ LEARNED_PAPER = 0.25
 
 #: the learned reader vetoes a built-in profile's read when both its corners name another
 #: card with this share of its own leads
-DISSENT_LEAD = 1.0
+DISSENT_LEAD = 1.5
 
 #: a card the built-in profile reads, this size (effective, pixels) or more, is checked by
 #: the learned index reader: see :meth:`Recognizer._classify`
