@@ -194,7 +194,8 @@ def has_colour(frame: Image) -> bool:
         return False
     sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64)]
     spread = sample.max(axis=2).astype(np.int16) - sample.min(axis=2).astype(np.int16)
-    return int(np.count_nonzero(spread > 12)) >= max(4, spread.size // 200)
+    coloured = int(np.count_nonzero(spread > 12))
+    return coloured >= max(4, int(spread.size) // 200)
 
 
 class IndexReader:
