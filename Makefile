@@ -7,7 +7,7 @@ DEV    := $(VENV)/.dev-installed
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: venv dev demo test test-full bench math camera-profile lint layers typecheck format clean screenshots
+.PHONY: venv dev demo test test-full bench math camera-profile index-model lint layers typecheck format clean screenshots
 
 # The virtual environment with the project installed editable: what the demo and a table
 # need, nothing more (the C kernel is built here, with the system's C compiler). Made again
@@ -76,6 +76,11 @@ math: venv
 # Regenerate the built-in card profile from rendered cards (commit the result).
 camera-profile: venv
 	$(BIN)/python -m simulators.camera.builtin
+
+# Retrain the learned index reader from corners rendered in many fonts (commit the result;
+# Pillow, from the dev extra, draws the TrueType glyphs).
+index-model: dev
+	$(BIN)/python tools/train_index_reader.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -24,13 +24,23 @@ from drivers.camera.glyphs import (
     split_index,
 )
 from drivers.camera.profile import Profile, builtin_profile
+from drivers.camera.reader import (
+    NO_INDEX,
+    RANK_LEAD,
+    SUIT_LEAD,
+    IndexReader,
+    has_colour,
+    load_index_reader,
+)
 
 __all__ = [
     "CANONICAL_WIDTH",
+    "CROSS_CHECK_SIDE",
     "DETECTION_SIZE",
     "FULL_EVIDENCE_SIDE",
     "FULL_RED_SUIT_SIDE",
     "FULL_SUIT_SIDE",
+    "LEARNED_MIN_SIDE",
     "MIN_CARD_SIDE",
     "MIN_PIP_SIDE",
     "MIN_RED_SUIT_SIDE",
@@ -119,6 +129,23 @@ NOT_AN_INDEX = 0.3
 
 #: how many times the profile's margin a card read from one index corner alone must show
 SINGLE_CORNER = 2.0
+
+#: the learned index reader (:mod:`drivers.camera.reader`) reads cards from this effective
+#: size (pixels) on: below it the profile's small-card rules alone decide (a suit symbol
+#: there has too few pixels to tell clubs from spades safely)
+LEARNED_MIN_SIDE = 80.0
+
+#: a card the learned reader reads must show at least this share of paper in its interior
+#: (a card back's pattern shows less)
+LEARNED_PAPER = 0.25
+
+#: the learned reader vetoes a built-in profile's read when both its corners name another
+#: card with this share of its own leads
+DISSENT_LEAD = 1.5
+
+#: a card the built-in profile reads, this size (effective, pixels) or more, is checked by
+#: the learned index reader: see :meth:`Recognizer._classify`
+CROSS_CHECK_SIDE = 100.0
 
 #: frames are searched for card outlines shrunk by a whole factor to this size (longest side,
 #: pixels) or less; the index corners are always read from the full-resolution frame
@@ -1174,8 +1201,18 @@ class Recognizer:
     between frames (stability over time is the capture adapter's job).
     """
 
-    def __init__(self, profile: Profile | None = None, zones: ZoneLayout | None = None) -> None:
+    def __init__(
+        self,
+        profile: Profile | None = None,
+        zones: ZoneLayout | None = None,
+        *,
+        learned: bool = True,
+    ) -> None:
         self.profile = profile if profile is not None else builtin_profile()
+        #: the learned index reader, consulted where the profile's glyphs leave a card
+        #: unknown (``learned=False``: the profile's glyphs alone)
+        self.reader: IndexReader | None = load_index_reader() if learned else None
+        self._builtin = profile is None or self.profile is builtin_profile()
         self.zones = zones
         self._polygons = [
             (z.id, [(float(x), float(y)) for x, y in z.polygon])
@@ -1266,7 +1303,55 @@ class Recognizer:
         A ``loose`` outline (paper fills it loosely: it may hold two cards, whose index
         corners could each be one of this outline's, or its edges could not be measured) is
         read with one corner's margins.
+
+        The profile's glyphs read first (a calibrated deck's own glyphs win); a card they
+        leave unknown is read by the learned index reader (:meth:`_read_learned`). A card the
+        built-in profile reads on a card of :data:`CROSS_CHECK_SIDE` pixels or more is
+        unknown when both of the learned reader's corners name another card: the built-in
+        glyphs are rendered ones, and on real print they can read a king of clubs as one
+        of spades with a clear margin.
         """
+        status, card, confidence, agreeing = self._classify_glyphs(frame, quad, loose)
+        if self.reader is None or (status is Status.CARD and not self._builtin):
+            return status, card, confidence, agreeing
+        sides = _sides(quad)
+        if sides.min() < MIN_CARD_SIDE:
+            return status, card, confidence, agreeing
+        size = effective_size(quad, self.profile.aspect)
+        first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
+        if status is Status.CARD:
+            if size >= CROSS_CHECK_SIDE and self._learned_dissents(frame, quad, first, card):
+                return Status.UNKNOWN, None, 0.0, 0
+            return status, card, confidence, agreeing
+        # an outline that may hold two cards is read by the profile's glyphs alone, corner
+        # by corner (its two index corners may be two cards' own)
+        learned = None if loose else self._read_learned(frame, quad, size, first)
+        if learned is not None:
+            return Status.CARD, learned[0], learned[1], 2
+        return status, card, confidence, agreeing
+
+    def _learned_dissents(
+        self, frame: Image, quad: NDArray[np.float64], first: int, card: Card | None
+    ) -> bool:
+        """Whether the learned reader's two corners of the pair ``first`` agree on a card
+        other than ``card``."""
+        assert self.reader is not None
+        p = self.profile
+        a, b = self.reader.read(
+            index_patches(frame, quad, p.aspect, p.index_box, (first, first + 2))
+        )
+        if a.rank != b.rank or a.rank == NO_INDEX or a.suit != b.suit:
+            return False
+        if min(a.rank_lead, b.rank_lead) < DISSENT_LEAD * RANK_LEAD:
+            return False
+        if min(a.suit_lead, b.suit_lead) < DISSENT_LEAD * SUIT_LEAD:
+            return False
+        return card is None or (int(card.rank), int(card.suit)) != (a.rank, a.suit)
+
+    def _classify_glyphs(
+        self, frame: Image, quad: NDArray[np.float64], loose: bool = False
+    ) -> tuple[Status, Card | None, float, int]:
+        """:meth:`_classify` by the profile's glyphs alone."""
         p = self.profile
         factor = SINGLE_CORNER if loose else 1.0
         sides = _sides(quad)
@@ -1309,6 +1394,51 @@ class Recognizer:
         if reads and not accepted and _whiteness(frame, quad) < 0.12:
             return Status.FACE_DOWN, None, 0.0, 0  # a back's pattern can look like an index
         return Status.UNKNOWN, None, 0.0, 0
+
+    def _read_learned(
+        self, frame: Image, quad: NDArray[np.float64], size: float, first: int
+    ) -> tuple[Card, float] | None:
+        """The card and confidence the learned index reader gives an outline the profile's
+        glyphs left unknown; None when it is not sure.
+
+        The two opposite index corners at the ends of a short side (the pair ``first``, then
+        the other) must both name the same rank and suit, each with the leads
+        :data:`~drivers.camera.reader.RANK_LEAD` and :data:`~drivers.camera.reader.SUIT_LEAD`
+        (set from real photographs), in ink of the suit's colour where the frame has colour;
+        and the other pair must not agree on another card. Cards under
+        :data:`LEARNED_MIN_SIDE` pixels are not read.
+        """
+        if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
+            return None  # a grey frame: a suit's shape alone is too weak a witness
+        if _whiteness(frame, quad) < LEARNED_PAPER:
+            return None  # a back's pattern, not a face's paper
+        p = self.profile
+        corners = self.reader.read(index_patches(frame, quad, p.aspect, p.index_box))
+        said = []  # what each pair's two corners agree on (None: they do not)
+        for k in (first, 1 - first):
+            a, b = corners[k], corners[k + 2]
+            red = a.suit in _RED
+            agree = (
+                a.rank == b.rank != NO_INDEX
+                and a.suit == b.suit
+                and a.red == b.red == red  # the ink shows the suit's colour
+            )
+            said.append((a.rank, a.suit) if agree else None)
+        if any(c.rank != NO_INDEX for c in (corners[first], corners[first + 2])):
+            said[1] = None  # the short side's corners show an index: the others hold none
+        for k, card in zip((first, 1 - first), said, strict=True):
+            if card is None or any(other not in (None, card) for other in said):
+                continue  # no agreement here, or the other pair agrees on another card
+            a, b = corners[k], corners[k + 2]
+            lead = min(
+                a.rank_lead / RANK_LEAD,
+                b.rank_lead / RANK_LEAD,
+                a.suit_lead / SUIT_LEAD,
+                b.suit_lead / SUIT_LEAD,
+            )
+            if lead >= 1.0:
+                return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, lead / 2)
+        return None
 
     def _confirm_by_pips(
         self, frame: Image, quad: NDArray[np.float64], read: IndexRead, size: float

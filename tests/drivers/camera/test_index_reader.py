@@ -1,0 +1,175 @@
+"""The learned index reader: the shipped model, rendered indices of fonts it never saw, real
+photographs (skipped where the development set is absent) and a reproducible training."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import os
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+import pytest
+
+from drivers.camera.reader import (
+    INDEX_MODEL,
+    NO_INDEX,
+    IndexReader,
+    corner_features,
+    has_colour,
+    ink_colour,
+    load_index_reader,
+)
+from drivers.camera.recognizer import Recognizer, Status
+
+ROOT = Path(__file__).resolve().parents[3]
+#: the real photographs (development and test only, never shipped), beside the project
+REAL_CARDS = Path(os.environ.get("TABLECTL_REAL_CARDS", ROOT.parent / "shared" / "real-cards"))
+#: decks with standard rank-over-suit indices (the others: gold and silver on black, four
+#: corners, German letters)
+STANDARD_DECKS = "ACDEFIJ"
+
+
+def _trainer() -> ModuleType:
+    pytest.importorskip("PIL")
+    spec = importlib.util.spec_from_file_location(
+        "train_index_reader", ROOT / "tools" / "train_index_reader.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(sys.modules[spec.name])
+    return sys.modules[spec.name]
+
+
+def test_the_shipped_model_is_small_and_loads_once() -> None:
+    assert INDEX_MODEL.stat().st_size < 2_000_000
+    assert load_index_reader() is load_index_reader()
+    reader = load_index_reader()
+    assert reader.rank.w2.shape[1] == NO_INDEX + 1 and reader.suit.w2.shape[1] == 4
+
+
+def test_a_bad_model_file_is_refused_with_what_was_expected(tmp_path: Path) -> None:
+    bad = tmp_path / "model.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match=r"expected the networks' \.npz file"):
+        IndexReader.load(bad)
+    reader = load_index_reader()
+    np.savez(bad, **reader.rank.arrays("rank"))  # the suit network is missing
+    with pytest.raises(ValueError, match="suit_mean"):
+        IndexReader.load(bad)
+
+
+def test_reads_rendered_indices_in_fonts_it_was_not_trained_on() -> None:
+    trainer = _trainer()
+    reader = load_index_reader()
+    rng = random.Random(11)
+    corners = []
+    for i in range(8):
+        for rank in range(13):
+            suit = (i + rank) % 4
+            corner = trainer.render_corner(rank, suit, rng, trainer.HELD_OUT)
+            shrunk = cv2.resize(corner.image, None, fx=1 / trainer.SS, fy=1 / trainer.SS,
+                                interpolation=cv2.INTER_AREA)  # fmt: skip
+            corners.append((shrunk, rank, suit))
+    reads = reader.read([c[0] for c in corners])
+    ranks = sum(r.rank == c[1] for r, c in zip(reads, corners, strict=True))
+    suits = sum(r.suit == c[2] for r, c in zip(reads, corners, strict=True))
+    # measured: 97 of 104 ranks and 92 of 104 suits (every style, clean corners)
+    assert ranks >= 0.85 * len(corners), f"{ranks} of {len(corners)} ranks"
+    assert suits >= 0.85 * len(corners), f"{suits} of {len(corners)} suits"
+    # a blank corner of paper holds no index
+    blank = np.full((55, 34, 3), 235, np.uint8)
+    blank[:3], blank[:, :4] = 40, 40
+    assert reader.read([blank])[0].rank == NO_INDEX
+
+
+def test_ink_colour_is_measured_against_the_paper_and_grey_frames_are_known() -> None:
+    patch = np.full((55, 34, 3), 230, np.uint8)
+    patch[10:30, 8:20] = (30, 30, 200)  # red ink (BGR)
+    assert ink_colour(patch) is True
+    assert has_colour(patch)
+    patch[10:30, 8:20] = (30, 30, 30)
+    assert ink_colour(patch) is False
+    assert not has_colour(patch)
+    assert ink_colour(np.full((55, 34, 3), 230, np.uint8)) is None  # no ink at all
+    grey = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert corner_features(patch).shape == corner_features(grey).shape
+
+
+def test_training_is_reproducible() -> None:
+    trainer = _trainer()
+    fonts = trainer.training_fonts()
+    a = trainer.train(trainer.corners(3, 5, fonts), 5)
+    b = trainer.train(trainer.corners(3, 5, fonts), 5)
+    for kind in ("rank", "suit"):
+        for name, value in getattr(a, kind).arrays(kind).items():
+            assert np.array_equal(value, getattr(b, kind).arrays(kind)[name]), name
+
+
+@pytest.mark.full
+def test_training_again_gives_the_same_accuracy(tmp_path: Path) -> None:
+    # a smaller training run, twice with one seed: the same networks and the same reads of
+    # corners in fonts held out of training
+    trainer = _trainer()
+    fonts = trainer.training_fonts()
+    models = [trainer.train(trainer.corners(150, 3, fonts), 3) for _ in range(2)]
+    rng = random.Random(4)
+    corners = [trainer.render_corner(r % 13, r % 4, rng, trainer.HELD_OUT) for r in range(130)]
+    images = [trainer.degrade(c.image, rng) for c in corners]
+    scores = [sum(r.rank == c.rank for r, c in zip(m.read(images), corners, strict=True))
+              for m in models]  # fmt: skip
+    assert scores[0] == scores[1] >= 0.6 * len(corners)
+
+
+def _real_photos(decks: str) -> list[tuple[Path, str, set[str]]]:
+    if not (REAL_CARDS / "sources.csv").is_file():
+        pytest.skip(f"no real photographs at {REAL_CARDS} (set TABLECTL_REAL_CARDS)")
+    with (REAL_CARDS / "sources.csv").open() as f:
+        deck = {r["file"]: r["deck"][5] for r in csv.DictReader(f)}
+    photos = []
+    for name in ("labels.csv", "labels_manual.csv"):
+        with (REAL_CARDS / name).open() as f:
+            for row in csv.DictReader(f):
+                if deck[row["file"]] in decks:
+                    photos.append((REAL_CARDS / row["file"], deck[row["file"]],
+                                   set(row["cards"].split())))  # fmt: skip
+    return sorted(photos)
+
+
+def _read_real(decks: str, learned: bool = True) -> Counter[str]:
+    recognizer = Recognizer(learned=learned)
+    counts: Counter[str] = Counter()
+    for path, _, cards in _real_photos(decks):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        assert image is not None, path
+        read = {d.card.code for d in recognizer.recognize(image).detections
+                if d.status is Status.CARD and d.card is not None}  # fmt: skip
+        counts["labelled"] += len(cards)
+        counts["right"] += len(read & cards)
+        counts["wrong"] += len(read - cards)
+    return counts
+
+
+def test_real_photographs_of_decks_never_tuned_on() -> None:
+    # decks D, F, I and J were not used to set the thresholds; what the reader reads there
+    # is right, and it reads more than the profile's glyphs alone
+    learned = _read_real("DFIJ")
+    glyphs = _read_real("DFIJ", learned=False)
+    assert learned["wrong"] == 0
+    # measured: 17 of the 130 listed cards read (the others mostly not found as outlines),
+    # 1 by the profile's glyphs alone
+    assert learned["right"] >= 14, (learned, glyphs)
+    assert learned["right"] >= glyphs["right"] + 10, (learned, glyphs)
+
+
+@pytest.mark.full
+def test_real_photographs_of_every_standard_deck() -> None:
+    counts = _read_real(STANDARD_DECKS)
+    assert counts["wrong"] <= counts["labelled"] / 1000, counts
+    assert counts["right"] >= 40, counts  # measured: 43 of 943, none wrong

@@ -1,0 +1,421 @@
+"""Train the learned index reader from index corners rendered in many fonts and styles.
+
+    python tools/train_index_reader.py [--out STEM] [--per-class N] [--seed S]
+
+The corners are drawn as the recognizer rectifies them (the profile's default index box on
+a card 120 pixels wide): a rank over its suit symbol, in one of the fonts below, in black,
+red or other ink, on paper of any tint, with the table beyond the card's rounded corner,
+sometimes a court card's frame or a large pip reaching in, and corners holding no index at
+all. Each is then degraded as a table camera degrades it: lower resolution, perspective,
+blur, sensor noise, contrast and exposure, JPEG, stroke weight and misregistration of the
+card's edges. Fonts: the DejaVu family (Debian's fonts-dejavu-core, a free licence that
+allows redistribution) and OpenCV's Hershey fonts. ``HELD_OUT`` fonts are never trained on
+(the tests read them). The same seed gives the same corners and the same networks.
+
+Needs Pillow (the ``dev`` extra) to draw TrueType glyphs; the product only loads the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image as PILImage
+from PIL import ImageDraw, ImageFont
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from drivers.camera.reader import (
+    INDEX_MODEL,
+    NO_INDEX,
+    IndexReader,
+    Mlp,
+    corner_features,
+)
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+#: the TrueType faces trained on (DejaVu: free to redistribute); those missing are skipped
+TRUETYPE = [
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans-Oblique.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSans-ExtraLight.ttf",
+    "DejaVuSansCondensed.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSansMono.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerif-Italic.ttf",
+    "DejaVuSerifCondensed.ttf",
+    "DejaVuSerifCondensed-Italic.ttf",
+]
+HERSHEY = [
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
+]
+#: fonts never trained on, for the tests: a TrueType face and a Hershey font
+HELD_OUT = ["DejaVuSerifCondensed-Bold.ttf", cv2.FONT_HERSHEY_TRIPLEX]
+#: faces whose suit symbols are drawn (DejaVu has the four card suits)
+SUIT_FACES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"]
+
+#: letters and digits that are no rank (a German deck's B and D, a joker's letters, a "1"
+#: alone): drawn over a suit symbol, they train the reader to say the corner holds no index
+FOREIGN = ["B", "D", "E", "R", "V", "O", "H", "P", "C", "W", "Z", "1", "0", "11", "12", "S"]
+RANK_TEXT = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+SUIT_CHAR = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}  # Suit values: C D H S
+CARD_W, CARD_H = 120, 168  # the canonical card (recognizer.canonical_size)
+BOX = (-0.03, -0.02, 0.25, 0.31)  # the profile's default index box
+SS = 4  # drawn this many times larger, then shrunk
+
+
+@dataclass(frozen=True)
+class Corner:
+    """One rendered corner and its labels (rank ``NO_INDEX`` for a corner without index)."""
+
+    image: NDArray[np.uint8]
+    rank: int
+    suit: int
+
+
+def _glyph_truetype(text: str, face: str, px: int) -> NDArray[np.uint8]:
+    font = ImageFont.truetype(str(FONT_DIR / face), px)
+    left, top, right, bottom = font.getbbox(text)
+    img = PILImage.new("L", (int(right - left) + 4, int(bottom - top) + 4), 0)
+    ImageDraw.Draw(img).text((2 - left, 2 - top), text, fill=255, font=font)
+    return _crop(np.asarray(img, np.uint8))
+
+
+def _glyph_hershey(text: str, face: int, px: int, thickness: int) -> NDArray[np.uint8]:
+    scale = px / 22.0
+    (w, h), base = cv2.getTextSize(text, face, scale, thickness)
+    img = np.zeros((h + base + 4 * thickness + 4, w + 4 * thickness + 4), np.uint8)
+    cv2.putText(img, text, (2 * thickness + 2, h + 2 * thickness + 2), face, scale, 255,
+                thickness, cv2.LINE_AA)  # fmt: skip
+    return _crop(img)
+
+
+def _crop(mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    ys, xs = np.nonzero(mask > 32)
+    if len(xs) == 0:
+        return np.zeros((4, 4), np.uint8)
+    return np.ascontiguousarray(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+def _suit_shape(suit: int, px: int, rng: random.Random) -> NDArray[np.uint8]:
+    """A suit symbol: a font's, or drawn from circles and polygons in proportions of its own."""
+    if rng.random() < 0.6:
+        return _glyph_truetype(SUIT_CHAR[suit], rng.choice(SUIT_FACES), px)
+    s = 200
+    img = np.zeros((s, s), np.uint8)
+    r = rng.uniform(0.2, 0.27) * s
+    if suit == 1:  # diamond
+        w = rng.uniform(0.3, 0.45) * s
+        pts = np.array([[s / 2, 5], [s / 2 + w, s / 2], [s / 2, s - 5], [s / 2 - w, s / 2]])
+        cv2.fillPoly(img, [pts.astype(np.int32)], 255, cv2.LINE_AA)
+    elif suit == 2 or suit == 3:  # heart, or a spade (an upturned heart and a stem)
+        cy = s * 0.32
+        cv2.circle(img, (round(s / 2 - r * 0.95), round(cy)), round(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(img, (round(s / 2 + r * 0.95), round(cy)), round(r), 255, -1, cv2.LINE_AA)
+        tip = rng.uniform(0.85, 0.97) * s
+        pts = np.array([[s / 2 - r * 1.9, cy + r * 0.3], [s / 2 + r * 1.9, cy + r * 0.3],
+                        [s / 2, tip]])  # fmt: skip
+        cv2.fillPoly(img, [pts.astype(np.int32)], 255, cv2.LINE_AA)
+        if suit == 3:
+            img = np.ascontiguousarray(img[::-1])
+            stem = np.array([[s / 2, s * 0.6], [s / 2 - r * 0.8, s - 3], [s / 2 + r * 0.8, s - 3]])
+            cv2.fillPoly(img, [stem.astype(np.int32)], 255, cv2.LINE_AA)
+    else:  # club: three leaves and a stem
+        r = rng.uniform(0.18, 0.22) * s
+        for cx, cy in ((s / 2, r + 4), (s / 2 - r * 1.15, s * 0.5), (s / 2 + r * 1.15, s * 0.5)):
+            cv2.circle(img, (round(cx), round(cy)), round(r), 255, -1, cv2.LINE_AA)
+        stem = np.array([[s / 2, s * 0.4], [s / 2 - r * 0.9, s - 3], [s / 2 + r * 0.9, s - 3]])
+        cv2.fillPoly(img, [stem.astype(np.int32)], 255, cv2.LINE_AA)
+        cv2.circle(img, (round(s / 2), round(s * 0.5)), round(r * 0.6), 255, -1, cv2.LINE_AA)
+    return _crop(img)
+
+
+def _fit(mask: NDArray[np.uint8], height: float, squeeze: float = 1.0) -> NDArray[np.uint8]:
+    h, w = mask.shape
+    nh = max(2, round(height))
+    nw = max(1, round(w * nh / h * squeeze))
+    return np.asarray(cv2.resize(mask, (nw, nh), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _paste(canvas: NDArray[np.float32], mask: NDArray[np.uint8], x: int, y: int,
+           ink: NDArray[np.float32]) -> None:  # fmt: skip
+    h, w = mask.shape
+    H, W = canvas.shape[:2]
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.float32)[..., None] / 255.0
+    canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + ink * a
+
+
+def _text_mask(text: str, font: str | int, px: int, rng: random.Random) -> NDArray[np.uint8]:
+    if isinstance(font, str):
+        return _glyph_truetype(text, font, px * 2)
+    return _glyph_hershey(text, font, px * 2, rng.choice((1, 2, 3, 4)) * 2)
+
+
+def _rank_mask(rank: int, font: str | int, px: int, rng: random.Random) -> NDArray[np.uint8]:
+    """A rank's glyph; a ten is often printed as a narrow "1" and "0" set close together."""
+    if RANK_TEXT[rank] != "10" or rng.random() < 0.4:
+        return _text_mask(RANK_TEXT[rank], font, px, rng)
+    one, zero = _text_mask("1", font, px, rng), _text_mask("0", font, px, rng)
+    h = max(one.shape[0], zero.shape[0])
+    one = _fit(one, h, rng.uniform(0.6, 1.0))
+    zero = _fit(zero, h, rng.uniform(0.45, 0.8))
+    gap = max(1, round(rng.uniform(0.03, 0.15) * h))
+    out = np.zeros((h, one.shape[1] + gap + zero.shape[1]), np.uint8)
+    out[:, : one.shape[1]] = one
+    out[:, one.shape[1] + gap :] = zero
+    return out
+
+
+def render_corner(rank: int, suit: int, rng: random.Random, fonts: list[str | int]) -> Corner:
+    """One index corner, clean, at :data:`SS` times the canonical patch's size."""
+    bx, by = round(BOX[0] * CARD_W), round(BOX[1] * CARD_H)
+    pw, ph = round(BOX[2] * CARD_W) - bx, round(BOX[3] * CARD_H) - by
+    W, H = pw * SS, ph * SS
+    ox, oy = -bx * SS + rng.randint(-5, 5), -by * SS + rng.randint(-5, 5)
+    dark_card = rng.random() < 0.06
+    table = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
+    if rng.random() < 0.5:
+        table *= rng.uniform(0.1, 0.6)
+    paper_level = rng.uniform(150, 255)
+    tint = np.array([rng.uniform(0.85, 1.0) for _ in range(3)], np.float32)
+    paper = paper_level * tint
+    if dark_card:
+        paper = np.array([rng.uniform(10, 50)] * 3, np.float32)
+    canvas = np.empty((H, W, 3), np.float32)
+    canvas[:] = table
+    card = np.zeros((H, W), np.uint8)
+    radius = rng.randint(3, 10) * SS
+    cv2.rectangle(card, (ox + radius, oy), (W + 10, H + 10), 255, -1)
+    cv2.rectangle(card, (ox, oy + radius), (W + 10, H + 10), 255, -1)
+    cv2.circle(card, (ox + radius, oy + radius), radius, 255, -1, cv2.LINE_AA)
+    _paste(canvas, card, 0, 0, paper)
+    if rng.random() < 0.3:  # the light falls unevenly across the card
+        gx = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.75, 1.0), W, dtype=np.float32)
+        canvas *= gx[None, :, None]
+    # the ink: black, dark grey, red, sometimes blue; gold or silver on a dark card
+    red = suit in (1, 2)
+    if dark_card:
+        ink = np.array([rng.uniform(120, 230)] * 3, np.float32)
+        if red:
+            ink = np.array([rng.uniform(40, 110), rng.uniform(130, 200), rng.uniform(180, 240)])
+    elif red:
+        ink = np.array([rng.uniform(0, 80), rng.uniform(0, 70), rng.uniform(140, 235)])
+    else:
+        v = rng.uniform(0, 70)
+        ink = np.array([v + rng.uniform(0, 40), v, v], np.float32)
+    ink = ink.astype(np.float32)
+    # clutter: a court card's frame or a large pip reaching into the corner
+    card_scale = CARD_W * SS / 120
+    court = RANK_TEXT[rank] in ("J", "Q", "K") if rank != NO_INDEX else rng.random() < 0.35
+    if court and rng.random() < 0.85:  # a court card's frame and figure, right of the index
+        fx = ox + round(rng.uniform(0.17, 0.24) * CARD_W * SS)
+        fy = oy + round(rng.uniform(0.08, 0.14) * CARD_H * SS)
+        colour = ink if rng.random() < 0.5 else np.array([rng.uniform(0, 255) for _ in range(3)])
+        cv2.rectangle(canvas, (fx, fy), (W + 50, H + 50), colour.tolist(), rng.randint(2, 8))
+        for _ in range(rng.randint(0, 4)):  # the figure's coloured print inside the frame
+            print_colour = [rng.uniform(0, 255) for _ in range(3)]
+            cx, cy = fx + rng.randint(0, 60), fy + rng.randint(0, 120)
+            axes = (rng.randint(5, 40), rng.randint(5, 40))
+            cv2.ellipse(canvas, (cx, cy), axes, rng.uniform(0, 180), 0, 360, print_colour, -1)
+        if rng.random() < 0.5:
+            pip_suit = rng.randrange(4)
+            fig = _suit_shape(pip_suit, round(30 * card_scale), rng)
+            fig = _fit(fig, rng.uniform(0.1, 0.2) * CARD_H * SS)
+            _paste(canvas, fig, fx + rng.randint(0, 20), fy + rng.randint(0, 30), ink)
+    if not court and rng.random() < 0.5:  # a large pip reaching into the corner
+        pip = _fit(_suit_shape(suit, 120, rng), rng.uniform(0.12, 0.2) * CARD_H * SS)
+        px = ox + round(rng.uniform(0.17, 0.3) * CARD_W * SS)
+        py = oy + round(rng.uniform(0.12, 0.3) * CARD_H * SS)
+        _paste(canvas, pip, px, py, ink)
+    foreign = rank == NO_INDEX and rng.random() < 0.4
+    if rank != NO_INDEX or foreign:
+        font = rng.choice(fonts)
+        jumbo = rng.random() < 0.15
+        rh = rng.uniform(0.12, 0.17) if jumbo else rng.uniform(0.065, 0.12)
+        rank_h = rh * CARD_H * SS
+        squeeze = rng.uniform(0.6, 0.95) if rank == 8 else rng.uniform(0.65, 1.2)
+        if foreign:  # no rank of this deck: another letter or digit over a suit symbol
+            rmask = _fit(_text_mask(rng.choice(FOREIGN), font, 64, rng), rank_h, squeeze)
+        else:
+            rmask = _fit(_rank_mask(rank, font, 64, rng), rank_h, squeeze)
+        smask = _fit(_suit_shape(suit, 96, rng), rank_h * rng.uniform(0.5, 0.85))
+        centre = ox + rng.uniform(0.065, 0.11) * CARD_W * SS
+        if jumbo:
+            centre += 0.02 * CARD_W * SS
+        rx = round(centre - rmask.shape[1] / 2)
+        ry = oy + round(rng.uniform(0.025, 0.07) * CARD_H * SS)
+        sx = round(centre - smask.shape[1] / 2 + rng.uniform(-0.1, 0.1) * smask.shape[1])
+        sy = ry + rmask.shape[0] + round(rng.uniform(0.0, 0.3) * rank_h)
+        thick = rng.random()
+        if thick < 0.2:
+            rmask = np.asarray(cv2.dilate(rmask, np.ones((3, 3), np.uint8)), np.uint8)
+        elif thick < 0.35:
+            rmask = np.asarray(cv2.erode(rmask, np.ones((3, 3), np.uint8)), np.uint8)
+        _paste(canvas, rmask, rx, ry, ink)
+        _paste(canvas, smask, sx, sy, ink)
+    elif rng.random() < 0.3:  # a corner of a card back, or the table's own texture
+        for _ in range(rng.randint(3, 12)):
+            line_colour = [rng.uniform(0, 255) for _ in range(3)]
+            p0 = (rng.randint(0, W), rng.randint(0, H))
+            p1 = (rng.randint(0, W), rng.randint(0, H))
+            cv2.line(canvas, p0, p1, line_colour, rng.randint(2, 12))
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    return Corner(image, rank, suit)
+
+
+def degrade(image: NDArray[np.uint8], rng: random.Random) -> NDArray[np.uint8]:
+    """The corner as a table camera shows it, shrunk to the canonical patch's size."""
+    H, W = image.shape[:2]
+    pw, ph = W // SS, H // SS
+    # perspective and misregistration: the four corners moved a little
+    d = 0.06 * W
+    src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
+    dst = src + np.array([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    image = np.asarray(
+        cv2.warpPerspective(image, m, (W, H), borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+    # resolution: a card 35 to 200 pixels wide in the frame, then rectified to 120
+    res = rng.uniform(0.35, 1.3)
+    small = cv2.resize(image, (max(4, round(pw * res)), max(4, round(ph * res))),
+                       interpolation=cv2.INTER_AREA)  # fmt: skip
+    if rng.random() < 0.6:
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
+    out = cv2.resize(small, (pw, ph), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    # exposure, contrast, a colour cast, noise
+    out = out * rng.uniform(0.5, 1.2) + rng.uniform(-30, 30)
+    out *= np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
+    out += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(0, 10), out.shape)
+    img = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.15:  # a greyscale camera
+        img = np.asarray(
+            cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), np.uint8
+        )
+    if rng.random() < 0.5:
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(30, 90)])
+        img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return np.asarray(img, np.uint8)
+
+
+def corners(per_class: int, seed: int, fonts: list[str | int]) -> list[Corner]:
+    """``per_class`` degraded corners of every rank (suits drawn in turn) and of no index."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(per_class):
+        for rank in range(NO_INDEX + 1):
+            suit = (i + rank) % 4
+            c = render_corner(rank, suit, rng, fonts)
+            out.append(Corner(degrade(c.image, rng), c.rank, c.suit))
+    return out
+
+
+def training_fonts() -> list[str | int]:
+    """The TrueType faces present on this machine and the Hershey fonts, held-out ones aside."""
+    faces: list[str | int] = [f for f in TRUETYPE if (FONT_DIR / f).is_file()]
+    if not faces:
+        raise SystemExit(f"no DejaVu fonts in {FONT_DIR}: install fonts-dejavu-core")
+    return faces + list(HERSHEY)
+
+
+def fit_mlp(x: NDArray[np.float32], labels: NDArray[np.int64], classes: int, *, seed: int,
+            hidden: int = 128, epochs: int = 40, batch: int = 128) -> Mlp:  # fmt: skip
+    """A one-hidden-layer network (ReLU, softmax cross-entropy, Adam, weight decay) fitted on
+    standardised descriptors; the same seed gives the same weights."""
+    rng = np.random.default_rng(seed)
+    mean = x.mean(axis=0)
+    scale = 1.0 / (x.std(axis=0) + 1e-3)
+    z = ((x - mean) * scale).astype(np.float32)
+    d = z.shape[1]
+    params = [
+        (rng.standard_normal((d, hidden)) * np.sqrt(2.0 / d)).astype(np.float32),
+        np.zeros(hidden, np.float32),
+        (rng.standard_normal((hidden, classes)) * np.sqrt(1.0 / hidden)).astype(np.float32),
+        np.zeros(classes, np.float32),
+    ]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step, rate, decay = 0, 2e-3, 1e-4
+    for epoch in range(epochs):
+        order = rng.permutation(len(z))
+        lr = rate * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+        for start in range(0, len(z), batch):
+            idx = order[start : start + batch]
+            xb, yb = z[idx], labels[idx]
+            w1, b1, w2, b2 = params
+            pre = xb @ w1 + b1
+            h = np.maximum(pre, 0)
+            logits = h @ w2 + b2
+            logits -= logits.max(axis=1, keepdims=True)
+            prob = np.exp(logits)
+            prob /= prob.sum(axis=1, keepdims=True)
+            prob[np.arange(len(idx)), yb] -= 1
+            g_logits = prob / len(idx)
+            g_w2 = h.T @ g_logits + decay * w2
+            g_b2 = g_logits.sum(axis=0)
+            g_h = (g_logits @ w2.T) * (pre > 0)
+            g_w1 = xb.T @ g_h + decay * w1
+            g_b1 = g_h.sum(axis=0)
+            step += 1
+            for i, g in enumerate((g_w1, g_b1, g_w2, g_b2)):
+                m[i] = 0.9 * m[i] + 0.1 * g
+                v[i] = 0.999 * v[i] + 0.001 * g * g
+                mh = m[i] / (1 - 0.9**step)
+                vh = v[i] / (1 - 0.999**step)
+                params[i] = (params[i] - lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+    w1, b1, w2, b2 = params
+    return Mlp(mean.astype(np.float32), scale.astype(np.float32), w1, b1, w2, b2)
+
+
+def train(samples: list[Corner], seed: int) -> IndexReader:
+    """The rank network (13 ranks and no index) and the suit network (on corners with one)."""
+    x = np.stack([corner_features(c.image) for c in samples])
+    ranks = np.array([c.rank for c in samples], np.int64)
+    suits = np.array([c.suit for c in samples], np.int64)
+    with_index = ranks != NO_INDEX
+    rank = fit_mlp(x, ranks, NO_INDEX + 1, seed=seed)
+    suit = fit_mlp(x[with_index], suits[with_index], 4, seed=seed + 1)
+    return IndexReader(rank, suit)
+
+
+def main() -> int:
+    """Render, train and write the model."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", default=str(INDEX_MODEL), help="model file (.npz)")
+    parser.add_argument("--per-class", type=int, default=2000, help="corners per class")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    start = time.perf_counter()
+    fonts = training_fonts()
+    samples = corners(args.per_class, args.seed, fonts)
+    rendered = time.perf_counter()
+    reader = train(samples, args.seed)
+    reader.save(args.out)
+    print(
+        f"{len(samples)} corners in {len(fonts)} fonts rendered in {rendered - start:.0f} s, "
+        f"trained in {time.perf_counter() - rendered:.0f} s: {args.out}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
