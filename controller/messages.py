@@ -118,6 +118,11 @@ class PublicState(_Envelope):
     cards: list[CardView]
     timers: list[TimerView]
     halted: bool
+    halt_words: str = Field(
+        default="",
+        description="while halted, why in words a player may read: who stopped the round and "
+        "what is being checked, never a card or an amount (the pit's state has the reason)",
+    )
     last_round: RoundSummary | None
     limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
     names: dict[str, str] = Field(

@@ -405,6 +405,9 @@ class Projector:
             cards=cards,
             timers=self._timers(state, now),
             halted=state.phase is Phase.HALTED,
+            halt_words=public_halt_words(rnd.halted_by)
+            if rnd is not None and state.phase is Phase.HALTED
+            else "",
             last_round=self._last_round,
             limits=limits,
             names=_names(cards, folded, game),
@@ -856,6 +859,31 @@ def _dealer_commands(state: TableState) -> list[tuple[str, Event]]:
 def _can(state: TableState, now: float, commands: Iterable[tuple[str, Event]]) -> dict[str, bool]:
     """Whether the table would take each command now (:func:`controller.table.can`)."""
     return {name: can(state, event, now) for name, event in commands}
+
+
+#: why a round stopped, as the public may read it: by who stopped it, never the reason's text
+#: (a halt's reason can name a face-down card or an amount: the pit's state has it whole)
+_PUBLIC_HALTS = {
+    "shoe": "the card shoe reported a card out of sequence or a fault; the dealer and the pit "
+    "manager are checking it",
+    "camera": "the camera and the card shoe disagree about a card; the pit manager is checking it",
+    "dealer": "the dealer stopped the round to check the table",
+    "pit": "the pit manager stopped the round to check the table",
+    "system": "the table restarted during the round; the pit manager is checking it before "
+    "the round goes on",
+}
+
+
+def public_halt_words(halted_by: str) -> str:
+    """Why a round is halted, in words any player may read (who stopped it; no card, no amount).
+
+    >>> public_halt_words("pit:ann")
+    'the pit manager stopped the round to check the table'
+    >>> public_halt_words("")
+    'the round is stopped while the table is checked'
+    """
+    role = halted_by.partition(":")[0]
+    return _PUBLIC_HALTS.get(role, "the round is stopped while the table is checked")
 
 
 def _side_bet_on_fold(data: dict[str, Any]) -> bool:

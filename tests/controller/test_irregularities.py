@@ -360,3 +360,20 @@ def test_a_journal_of_rules_3_replays_an_exposure_in_the_deal_and_a_redeal_as_pl
     rnd = c.state.round
     assert rnd is not None and rnd.round_id == old and rnd.abandoned == ()
     assert c.state.rounds_started == 1 and "round_id" not in c.kinds("redeal")[-1]
+
+
+def test_the_public_reads_why_a_round_halted_without_the_card_that_halted_it() -> None:
+    from controller.events import Resume
+    from controller.topics import Topics
+    from controller.views import Projector
+
+    c = poker_round(2)
+    c.cards("AS KS QS")
+    c.send(CardDrawn(actor="shoe", card=Card.parse("QS")))  # a card read twice: halted
+    rnd = c.state.round
+    assert c.state.phase is Phase.HALTED and rnd is not None and "QS" in rnd.halt_reason
+    public = Projector(Topics("P1")).public_state(c.state, 0)
+    assert public.halted and "card shoe" in public.halt_words
+    assert "QS" not in public.model_dump_json()  # the face-down card the reason names
+    c.send(Resume(actor="pit:ann", note="checked"))
+    assert Projector(Topics("P1")).public_state(c.state, 0).halt_words == ""

@@ -119,8 +119,11 @@ export function statusWords(link, state) {
   if (link.gateway === "refused") return ["offline", `Refused: ${link.reason}`];
   if (link.status === "offline") return ["offline", "Table offline"];
   if (link.status !== "online") return ["connecting", "Connecting to the table…"];
-  // why a table halted is the staff's (never on a public topic): the public is told it waits
-  if (state && state.halted) return ["halted", "Halted: the table is being checked"];
+  // the reason of a halt is the staff's; the public state says who stopped it and what is checked
+  if (state && state.halted) {
+    const why = state.halt_words ? `: ${state.halt_words}` : ": the table is being checked";
+    return ["halted", `Halted${why}`];
+  }
   return ["online", "Live"];
 }
 

@@ -287,7 +287,7 @@ function decisionsView() {
 
 function hardwareView() {
   const hw = (mine && mine.hardware) || {};
-  const rows = [["broker", link.own ? link.own.gateway : "connecting"]];
+  const rows = [["this console", link.own ? link.own.gateway : "connecting"]];
   for (const [part, status] of Object.entries(hw)) rows.push([part, status]);
   return el("div", { class: "panel" }, el("h2", {}, "Hardware"),
     el("table", { class: "grid" }, rows.map(([part, status]) => el("tr", { "data-hardware": part },

@@ -82,7 +82,7 @@ function render() {
       el("div", { class: "row dealer-row" }, handView("dealer", lay.dealer.cards, { name: lay.dealer.name, title: "Dealer" })),
       el("div", { class: "row board-row" }, handView("board", lay.board, { title: "Board" })),
       el("div", { class: "row players" }, lay.hands.map((h) => handView(h.hand, h.cards, h))),
-      s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? "The dealer is checking the table" : cap(s.next)) : null));
+      s.next && !lay.ended ? el("div", { class: "next" }, s.halted ? cap(s.halt_words || "the table is being checked") : cap(s.next)) : null));
     drawn.felt = feltKey;
   }
   const sideKey = JSON.stringify([s.timers, s.limits, history.map((h) => h.round_id)]);
