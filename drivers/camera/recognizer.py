@@ -524,8 +524,28 @@ def edge_shapes(
             continue
         if any(cv2.pointPolygonTest(q.astype(np.float32), (cx, cy), False) >= 0 for q in out):
             continue  # a card found whole
-        parts.append(rim)
+        if _inked(grey, rim):
+            parts.append(rim)
     return out, parts
+
+
+#: a stretch of paper shows print (an index, a pip) where at least PART_INK of it (its holes
+#: filled) is darker than its typical brightness by INK_DROP
+PART_INK = 0.005
+INK_DROP = 40
+
+
+def _inked(grey: Image, rim: NDArray[np.int32]) -> bool:
+    """Whether the region within the outline shows print: a stretch of table that edges
+    happen to enclose (a texture, a shadow) shows none."""
+    x, y, bw, bh = cv2.boundingRect(rim)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(inside, [rim - np.array([x, y], np.int32)], -1, 255, -1)
+    levels = grey[y : y + bh, x : x + bw][inside > 0]
+    if levels.size == 0:
+        return False
+    dark = np.count_nonzero(levels < float(np.median(levels)) - INK_DROP)
+    return dark >= PART_INK * levels.size
 
 
 def _edge_look(
