@@ -626,6 +626,11 @@ def _edge_look(
     return out, regions
 
 
+#: a card found by its edges stands for a paper blob holding its centre when it covers at
+#: least this share of the blob's area
+WHOLE_BLOB = 0.8
+
+
 #: a frame at least this bright (the median HSV value) may be a table as light as paper,
 #: where cards are also looked for by their edges
 LIGHT_TABLE = 110
@@ -1246,9 +1251,18 @@ def _add_edge_quads(
         return quads, outlines, loose
     taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
     out, out_loose, added = list(quads), list(loose), []
+    blobs = [(t, abs(cv2.contourArea(t))) for t in taken[len(quads) :]]
     for quad in found:
         cx, cy = (float(v) for v in quad.mean(axis=0))
-        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
+        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken[: len(quads)]):
+            continue
+        # a card found whole by its edges inside a paper blob of about its own size (a card
+        # a shadow or glare runs into) is that card; a smaller one is left to the blob
+        size = abs(cv2.contourArea(quad.astype(np.float32)))
+        if any(
+            cv2.pointPolygonTest(t, (cx, cy), False) >= 0 and size < WHOLE_BLOB * area
+            for t, area in blobs
+        ):
             continue
         out.append(quad)
         out_loose.append(None)
