@@ -59,6 +59,7 @@ __all__ = [
     "canonical_size",
     "card_mask",
     "corner_hypotheses",
+    "edge_shapes",
     "effective_size",
     "find_quads",
     "find_shapes",
@@ -70,6 +71,7 @@ __all__ = [
     "patch_origin",
     "pip_patch",
     "refine_quads",
+    "shows_print",
 ]
 
 Image = NDArray[np.uint8]
@@ -524,7 +526,7 @@ def edge_shapes(
             continue
         if any(cv2.pointPolygonTest(q.astype(np.float32), (cx, cy), False) >= 0 for q in out):
             continue  # a card found whole
-        if _inked(grey, rim):
+        if shows_print(grey, rim):
             parts.append(rim)
     return out, parts
 
@@ -535,7 +537,7 @@ PART_INK = 0.005
 INK_DROP = 40
 
 
-def _inked(grey: Image, rim: NDArray[np.int32]) -> bool:
+def shows_print(grey: Image, rim: NDArray[np.int32]) -> bool:
     """Whether the region within the outline shows print: a stretch of table that edges
     happen to enclose (a texture, a shadow) shows none."""
     x, y, bw, bh = cv2.boundingRect(rim)
