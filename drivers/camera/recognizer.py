@@ -59,6 +59,7 @@ __all__ = [
     "canonical_size",
     "card_mask",
     "corner_hypotheses",
+    "edge_shapes",
     "effective_size",
     "find_quads",
     "find_shapes",
@@ -70,6 +71,7 @@ __all__ = [
     "patch_origin",
     "pip_patch",
     "refine_quads",
+    "shows_print",
 ]
 
 Image = NDArray[np.uint8]
@@ -436,16 +438,74 @@ def edge_quads(
     most 95 % of the frame (a card photographed close). The edges inside the ``known``
     outlines (cards already found) are not looked at.
     """
-    h, w = frame.shape[:2]
+    return edge_shapes(frame, min_area=min_area, min_side=min_side, known=known)[0]
+
+
+#: straight segments at least this share of the frame's shorter side, found on the grey frame
+#: with its contrast equalised locally, close the faint edges where a card lies on another
+#: (white on white); each is drawn longer by SEGMENT_REACH of that side at both ends
+SEGMENT_LENGTH = 0.03
+SEGMENT_REACH = 0.02
+#: segments are looked for at half the size on a frame whose shorter side is at least this
+SEGMENT_HALVE = 300
+
+
+def _segments(grey: Image) -> NDArray[np.float32]:
+    """Straight segments (x0, y0, x1, y1) of the grey frame (OpenCV's line segment
+    detector on the frame with its contrast equalised locally, CLAHE), long enough to be
+    part of a card's edge, each drawn longer at both ends to bridge the gap a corner
+    leaves."""
+    h, w = grey.shape[:2]
+    half = min(w, h) >= SEGMENT_HALVE  # a card's edge is long enough at half the size
+    look = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA) if half else grey
+    equal = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(look)
+    found = cv2.createLineSegmentDetector().detect(
+        equal if half else cv2.GaussianBlur(equal, (3, 3), 0)
+    )[0]
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    lines = np.asarray(found, np.float32).reshape(-1, 4)
+    if half:
+        lines = (lines + 0.5) * 2 - 0.5
+    step = lines[:, 2:] - lines[:, :2]
+    length = np.hypot(step[:, 0], step[:, 1])
+    keep = length >= SEGMENT_LENGTH * min(w, h)
+    lines, step, length = lines[keep], step[keep], length[keep]
+    reach = (SEGMENT_REACH * min(w, h) / length)[:, None] * step
+    return np.hstack([lines[:, :2] - reach, lines[:, 2:] + reach]).astype(np.float32)
+
+
+#: a stretch of paper enclosed by edges that is no whole card (a card partly under another)
+#: is kept as a blob when its rotated bounding box is at least this share as wide as long
+PART_ASPECT = 0.15
+
+#: a region enclosed by edges and the frame's border is a card the frame cuts when it covers
+#: at most this share of the frame (larger ones are the table)
+BORDER_PART = 0.15
+
+#: a stretch of paper enclosed by edges is part of a card when its area is at least
+#: PART_SHARE of the typical card's found whole and at most MAX_PARTS cards' area
+PART_SHARE = 0.15
+MAX_PARTS = 6
+
+
+def edge_shapes(
+    frame: Image,
+    *,
+    min_area: float,
+    min_side: float = 10.0,
+    known: Sequence[NDArray[np.float64] | NDArray[np.int32]] = (),
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
+    """:func:`edge_quads`, and the outlines of the stretches of paper that the edges
+    enclose but that are no whole card: the visible parts of cards lying partly under
+    others or an object (each read corner by corner, or left unknown).
+
+    Cards are looked for twice: by Canny's edges alone, then, outside the cards found, by
+    those edges and the straight segments of :func:`_segments`, which close the faint edge
+    of a white card lying on another (white on white). The stretches of paper are those of
+    the second look that hold no card found whole."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
-    done = np.zeros((h, w), np.uint8)
-    if known:
-        for outline in known:
-            cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
-        done = np.asarray(cv2.dilate(done, _SQUARE, iterations=2), np.uint8)
-        edges[done > 0] = 0
-    thick = cv2.dilate(edges, _SQUARE)
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     paper = np.asarray(
         cv2.bitwise_and(
@@ -454,19 +514,84 @@ def edge_quads(
         ),
         np.uint8,
     )
+    out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side)
+    for x0, y0, x1, y1 in _segments(grey):
+        cv2.line(edges, (round(x0), round(y0)), (round(x1), round(y1)), 255, 1)
+    more, regions = _edge_look(edges, paper, [*known, *out], min_area, min_side)
+    out += more
+    parts = []
+    for rim in regions:
+        (cx, cy), (a, b), _ = cv2.minAreaRect(rim)
+        if min(a, b) < max(PART_ASPECT * max(a, b), min_side / 2):
+            continue
+        if any(cv2.pointPolygonTest(q.astype(np.float32), (cx, cy), False) >= 0 for q in out):
+            continue  # a card found whole
+        if shows_print(grey, rim):
+            parts.append(rim)
+    return out, parts
+
+
+#: a stretch of paper shows print (an index, a pip) where at least PART_INK of it (its holes
+#: filled) is darker than its typical brightness by INK_DROP
+PART_INK = 0.005
+INK_DROP = 40
+
+
+def shows_print(grey: Image, rim: NDArray[np.int32]) -> bool:
+    """Whether the region within the outline shows print: a stretch of table that edges
+    happen to enclose (a texture, a shadow) shows none."""
+    x, y, bw, bh = cv2.boundingRect(rim)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(inside, [rim - np.array([x, y], np.int32)], -1, 255, -1)
+    levels = grey[y : y + bh, x : x + bw][inside > 0]
+    if levels.size == 0:
+        return False
+    dark = np.count_nonzero(levels < float(np.median(levels)) - INK_DROP)
+    return dark >= PART_INK * levels.size
+
+
+def _edge_look(
+    edges: Image,
+    paper: Image,
+    known: Sequence[NDArray[np.float64] | NDArray[np.int32]],
+    min_area: float,
+    min_side: float,
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
+    """One look of :func:`edge_shapes` at an edge map (changed in place: the edges inside
+    the ``known`` outlines are dropped): the card quadrilaterals, and the outlines of the
+    regions the edges enclose that are mostly paper and centred on no known card."""
+    h, w = edges.shape[:2]
+    done = np.zeros((h, w), np.uint8)
+    if known:
+        for outline in known:
+            cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
+        done = np.asarray(cv2.dilate(done, _SQUARE, iterations=2), np.uint8)
+        edges[done > 0] = 0
+    thick = cv2.dilate(edges, _SQUARE)
     hulls: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []  # hull, outline
+    regions: list[NDArray[np.int32]] = []  # the enclosed stretches of paper
+
+    def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
+        cx, cy = np.clip(hull.mean(axis=0).round().astype(int), 0, (w - 1, h - 1))
+        return not done[cy, cx]
+
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
     area = stats[:, cv2.CC_STAT_AREA]
     for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * w * h)):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue
+        border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+        if border and area[i] > BORDER_PART * w * h:
+            continue  # the table round the cards
         region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
         found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if found:
             rim = np.asarray(max(found, key=cv2.contourArea) + np.array([x, y], np.int32))
             shell = np.asarray(cv2.convexHull(rim), np.float64).reshape(-1, 2)
-            hulls.append((shell, rim.reshape(-1, 2).astype(np.float64)))
+            if not border:  # a card cut by the frame's edge is read corner by corner
+                hulls.append((shell, rim.reshape(-1, 2).astype(np.float64)))
+            lit = cv2.countNonZero(cv2.bitwise_and(region, paper[y : y + bh, x : x + bw]))
+            if lit >= EDGE_PAPER * int(area[i]) and fresh(shell):
+                regions.append(np.asarray(rim, np.int32).reshape(-1, 1, 2))
     curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for curve in curves:
         wrap = cv2.convexHull(curve)
@@ -481,10 +606,6 @@ def edge_quads(
 
     # the hulls' four longest edges first; then, where those do not run along the edges (a
     # rounded corner can tilt a hull's edge), each side fitted to its own outline points
-    def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
-        cx, cy = np.clip(hull.mean(axis=0).round().astype(int), 0, (w - 1, h - 1))
-        return not done[cy, cx]
-
     first = [
         (_order(q), points)
         for hull, points in hulls
@@ -504,7 +625,12 @@ def edge_quads(
             ):
                 continue  # the same card twice (its region and its outline)
             out.append(quad)
-    return out
+    return out, regions
+
+
+#: a card found by its edges stands for a paper blob holding its centre when it covers at
+#: least this share of the blob's area
+WHOLE_BLOB = 0.8
 
 
 #: a frame at least this bright (the median HSV value) may be a table as light as paper,
@@ -1120,14 +1246,25 @@ def _add_edge_quads(
         return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
     clean = [q.astype(np.float64) for q, o in zip(quads, loose, strict=True) if o is None]
     # a card too small to read is not looked for by its edges alone
-    found = edge_quads(small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean)
-    if not found:
+    found, parts = edge_shapes(
+        small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean
+    )
+    if not found and not parts:
         return quads, outlines, loose
     taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
     out, out_loose, added = list(quads), list(loose), []
+    blobs = [(t, abs(cv2.contourArea(t))) for t in taken[len(quads) :]]
     for quad in found:
         cx, cy = (float(v) for v in quad.mean(axis=0))
-        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken):
+        if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken[: len(quads)]):
+            continue
+        # a card found whole by its edges inside a paper blob of about its own size (a card
+        # a shadow or glare runs into) is that card; a smaller one is left to the blob
+        size = abs(cv2.contourArea(quad.astype(np.float32)))
+        if any(
+            cv2.pointPolygonTest(t, (cx, cy), False) >= 0 and size < WHOLE_BLOB * area
+            for t, area in blobs
+        ):
             continue
         out.append(quad)
         out_loose.append(None)
@@ -1141,6 +1278,19 @@ def _add_edge_quads(
             for q in added
         )
     ]
+    # the visible stretches of cards partly under others, where no paper blob lies: at
+    # least PART_SHARE of a card's area (the typical card's, where cards were found whole)
+    # and at most MAX_PARTS cards' area (more is the table between cards)
+    taken += added
+    areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in out]
+    card = float(np.median(areas)) if areas else 0.0
+    for rim in parts:
+        size = cv2.contourArea(rim)
+        if card and not PART_SHARE * card <= size <= MAX_PARTS * card:
+            continue
+        centre = tuple(float(v) for v in rim.reshape(-1, 2).mean(axis=0))
+        if not any(cv2.pointPolygonTest(t, centre, False) >= 0 for t in taken):
+            kept.append(rim)
     return out, kept, out_loose
 
 

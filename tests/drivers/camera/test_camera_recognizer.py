@@ -20,6 +20,7 @@ from drivers.camera.recognizer import (
     effective_size,
     locate,
     needed_margins,
+    shows_print,
 )
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.builtin import render_deck
@@ -339,3 +340,22 @@ def test_a_card_the_paper_test_misses_in_a_glare_is_found_by_its_edges() -> None
     assert cards, "no card outline found"
     x, y = cards[0].mean(axis=0)
     assert 300 < x < 400 and 280 < y < 380  # the card's centre on the 640 x 640 photograph
+
+
+def test_a_stretch_of_table_is_no_part_of_a_card() -> None:
+    # a region enclosed by edges counts as part of a card only where it shows print
+    grey = np.full((120, 120), 200, np.uint8)
+    rim = np.array([[10, 10], [90, 10], [90, 100], [10, 100]], np.int32).reshape(-1, 1, 2)
+    assert not shows_print(grey, rim)
+    cv2.circle(grey, (50, 50), 6, 60, -1)  # a pip
+    assert shows_print(grey, rim)
+
+
+def test_a_card_on_light_wood_whose_shadow_joins_its_paper_is_found_by_its_edges() -> None:
+    # a three of spades photographed on light wood: the paper test's blob runs into the
+    # shadow, the card's edges give it whole (a calibration photograph of deck A)
+    photo = real_photos() / "images" / "amm_IMG_20220921_200521.jpg"
+    if not photo.exists():
+        pytest.skip(f"no labelled real photographs at {real_photos()} (set TABLECTL_REAL_CARDS)")
+    cards = locate(read_image(photo)).cards()
+    assert len(cards) == 1
