@@ -4,7 +4,9 @@ A whole demo round set of a game is played while the player display is open: eve
 the table deals to the public appears on the page (recorded as it is drawn), and the
 results of each round are on it at the end. A seat's page, logged in as its seat, bets and
 decides with its buttons and the table applies them; the page never receives a frame of
-another seat. The sweep over every game is in ``make test-full``.
+another seat. A seat's betting buttons are the game's own, named as its document names them,
+each enabled exactly by the seat's ``can``: seed 000's Deal and Rebet, Ultimate's Double once
+a round. The sweep over every game is in ``make test-full``.
 """
 
 from __future__ import annotations
