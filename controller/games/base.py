@@ -176,6 +176,11 @@ class Buttons:
             "clear: takes back every bet",
             f"chips: {chips}",
             f"deal: {deal}",
+            *(
+                ["names: " + ", ".join(name for _, name in self.labels) + " (on a seat's page)"]
+                if self.labels
+                else []
+            ),
         ]
 
 
