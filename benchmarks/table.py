@@ -35,7 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from config.schema import load_game
-from controller import hands, table
+from controller import hands, table, views
 from controller.events import (
     CardDrawn,
     Decide,
@@ -232,6 +232,33 @@ def time_restart(path: Path, cache: str | None) -> None:
     print(json.dumps({"total": total, "outcome": outcome(state), "parts": parts}))
 
 
+def time_states(
+    config: TableConfig, events: list[tuple[Event, float]], rounds: int, buttons: bool = True
+) -> list[float]:
+    """Seconds to build every audience's state (the public, the dealer, the pit and the seven
+    seats) after each input of the first ``rounds`` rounds that leaves the table betting: the
+    states a betting input publishes; ``buttons=False``: with the seats' betting buttons
+    (``can``, asked of the table for each seat) left out, the same run's baseline."""
+    ask = views._seat_can
+    if not buttons:
+        views._seat_can = lambda state, seat, now: ([], {})  # type: ignore[assignment]
+    try:
+        projector = Projector(Topics(config.table_id))
+        state = new_table(config)
+        timings: list[float] = []
+        for event, now in events:
+            state, _ = handle(state, event, now)
+            if state.rounds_started > rounds:
+                break
+            if state.phase is Phase.BETTING:
+                started = time.perf_counter()
+                projector.states(state, now)
+                timings.append(time.perf_counter() - started)
+        return timings
+    finally:
+        views._seat_can = ask
+
+
 def baseline(state: TableState, n: int = 20_000) -> float:
     """Seconds for one immutable update of the table state, the floor of any event."""
     started = time.perf_counter()
@@ -314,6 +341,9 @@ def main() -> None:
             took, rebuilt, _ = replay_journal(path, cache)
             assert rebuilt == outcome(final), f"without the {cache} cache, the same table"
             plain[cache] = {"handle_p99_us": spread(timed)["p99"], "journal_replay_s": took}
+    states_rounds = min(args.rounds, 200)
+    with_buttons = spread(time_states(config, events, states_rounds))
+    without_buttons = spread(time_states(config, events, states_rounds, buttons=False))
     floor = baseline(final)
     scale = 10_000 / args.replay_rounds
     how = "measured" if scale == 1 else "estimated"
@@ -332,6 +362,8 @@ def main() -> None:
         f"journal_replay_10k_rounds_s_{how}": journal_s * scale,
         "journal_replay_parts_s": parts,
         "without_cache": plain,
+        "states_per_betting_input_us": with_buttons,
+        "states_per_betting_input_us_without_seat_buttons": without_buttons,
         "targets": {
             "handle p99 <= 100 us": handled["p99"] <= TARGET_P99_US,
             "replay of 10,000 rounds <= 5 s": replay_s * scale <= TARGET_REPLAY_10K_S,
@@ -355,6 +387,12 @@ def main() -> None:
     for kind, h in report["handle_us_by_event"].items():
         print(f"    {kind:<16} {h['events']:>6,} events {h['share']:6.1%} of the time  {line(h)}")
     print(f"  baseline: one immutable state update  {floor * 1e6:8.1f} us")
+    print(
+        f"  every audience's states after a betting input ({states_rounds} rounds, 7 seats): "
+        f"p50 {with_buttons['p50']:7.1f} us  p99 {with_buttons['p99']:7.1f} us; "
+        f"baseline without the seats' buttons p50 {without_buttons['p50']:7.1f} us  "
+        f"p99 {without_buttons['p99']:7.1f} us"
+    )
     rows = final.rounds_started * len(events) / args.rounds  # about as many events a round
     print(
         f"  replay of {args.replay_rounds:,} rounds from memory   {replay_s:6.2f} s  "

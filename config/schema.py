@@ -146,9 +146,18 @@ class ButtonsModel(_Strict):
     undo: Literal["last_bet", "last_action"]
     deal: bool
     rebet_deals: bool
+    #: the buttons as the document names them, by command, in its order (``rebet = "Repeat"``)
+    labels: dict[
+        Literal["deal", "rebet", "double", "undo_bet", "clear_bets"],
+        Annotated[str, Field(min_length=1, max_length=24)],
+    ] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> ButtonsModel:
+        if "deal" in self.labels and not self.deal:
+            raise ValueError("labels: expected no 'deal' label when deal = false (no Deal button)")
+        if self.deal and self.labels and "deal" not in self.labels:
+            raise ValueError("labels: expected a 'deal' label when deal = true (the Deal button)")
         if self.rebet_deals and not self.deal:
             raise ValueError("rebet_deals: expected false when deal = false (no Deal to press)")
         if self.double == "previous_ante" and self.double_up_to_credit:
@@ -159,7 +168,8 @@ class ButtonsModel(_Strict):
         return self
 
     def build(self) -> Buttons:
-        return Buttons(**self.model_dump())
+        fields = self.model_dump(exclude={"labels"})
+        return Buttons(**fields, labels=tuple(self.labels.items()))
 
 
 class GameFile(_Strict):

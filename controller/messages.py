@@ -125,6 +125,12 @@ class PublicState(_Envelope):
     )
     last_round: RoundSummary | None
     limits: dict[str, list[str]] = Field(description="bet spot: [minimum, maximum]")
+    buttons: dict[str, str] = Field(
+        default_factory=dict,
+        description="the game's betting buttons a seat's page shows, by command (deal, rebet, "
+        "double, undo_bet, clear_bets), named as its document names them, in its order; empty: "
+        "a game whose document names no buttons",
+    )
     names: dict[str, str] = Field(
         default_factory=dict,
         description="each position's best hand of the cards shown so far (its own and the "
@@ -166,8 +172,14 @@ class SeatState(_Envelope):
     settlements: list[dict[str, Any]] = Field(description="this seat's settlements, last round")
     can: list[str] = Field(
         default_factory=list,
-        description="the buttons beyond chips this seat may press now: 'deal' once its ante "
-        "is on the layout, at a game with a Deal button (its bets are then final)",
+        description="the betting buttons this seat may press now, by command (deal, rebet, "
+        "double, undo_bet, clear_bets): those the table would accept now, for at least one of "
+        "its hands (by hand in can_hands); empty outside betting",
+    )
+    can_hands: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="by hand of this seat (its bets this round or last round), the commands "
+        "taking a hand (rebet, double, undo_bet, clear_bets) the table would accept now",
     )
 
 

@@ -30,18 +30,23 @@ from pydantic import BaseModel
 from controller.cards import Card
 from controller.events import (
     Action,
+    ClearBets,
     CloseTable,
     DealerExposedEarly,
+    Double,
     Event,
     Halt,
     NoMoreBets,
     OpenTable,
+    Rebet,
     Redeal,
     ResolveUndecided,
     RestoreSequence,
     Resume,
     RevealDone,
+    SeatDeal,
     StartRound,
+    UndoBet,
     VoidRound,
 )
 from controller.games.base import Game
@@ -263,23 +268,35 @@ def _stake_view(state: TableState, rnd: Round, stake: Stake) -> StakeView:
     )
 
 
-def _seat_can(state: TableState, seat: str) -> list[str]:
-    """The buttons beyond the chips a seat may press now: Deal once its ante is on the layout
-    (games whose buttons have a Deal, rules 6)."""
+#: the betting buttons that take a hand, and how each is asked of the table for a seat
+_HAND_BUTTONS: tuple[tuple[str, Callable[[str, str], Event]], ...] = (
+    ("rebet", lambda hand, seat: Rebet(actor=seat, hand=hand, seat=seat)),
+    ("double", lambda hand, seat: Double(actor=seat, hand=hand, seat=seat)),
+    ("undo_bet", lambda hand, seat: UndoBet(actor=seat, hand=hand, seat=seat)),
+    ("clear_bets", lambda hand, seat: ClearBets(actor=seat, hand=hand, seat=seat)),
+)
+
+
+def _seat_can(state: TableState, seat: str, now: float) -> tuple[list[str], dict[str, list[str]]]:
+    """The seat's betting buttons the table would accept now (:func:`controller.table.can`):
+    the commands (deal among them), and by hand those that take one. Asked during betting only
+    (no betting command applies otherwise), on the hands the seat bet on this round or last
+    round (no other hand has bets to repeat, double, undo or clear)."""
     rnd = state.round
-    buttons = state.config.game.config.buttons
-    if (
-        state.phase is not Phase.BETTING
-        or rnd is None
-        or state.config.rules < 6
-        or buttons is None
-        or not buttons.deal
-        or seat in rnd.ready
-    ):
-        return []
-    if any(s.seat == seat and s.totals().get(Spot.ANTE, 0) > 0 for s in rnd.stakes):
-        return ["deal"]
-    return []
+    if state.phase is not Phase.BETTING or rnd is None:
+        return [], {}
+    hands = dict.fromkeys(s.hand for s in rnd.stakes if s.seat == seat)
+    hands.update(dict.fromkeys(h for h, s, _ in state.last_bets if s == seat))
+    if not hands:
+        return [], {}  # nothing to repeat, double, undo or clear, and no ante to deal in
+    by_hand: dict[str, list[str]] = {}
+    for hand in hands:
+        names = [name for name, make in _HAND_BUTTONS if can(state, make(hand, seat), now)]
+        if names:
+            by_hand[hand] = names
+    names = ["deal"] if can(state, SeatDeal(actor=seat, seat=seat), now) else []
+    names += [name for name, _ in _HAND_BUTTONS if any(name in n for n in by_hand.values())]
+    return names, by_hand
 
 
 class Projector:
@@ -410,6 +427,7 @@ class Projector:
             else "",
             last_round=self._last_round,
             limits=limits,
+            buttons=dict(game.config.buttons.labels) if game.config.buttons else {},
             names=_names(cards, folded, game),
             folded=folded,
         )
@@ -420,6 +438,7 @@ class Projector:
         balance = state.balance(seat)
         mine = [s for s in rnd.stakes if s.seat == seat] if rnd else []
         hands = {s.hand for s in mine}
+        can_now, can_hands = _seat_can(state, seat, now)
         return SeatState(
             **self._envelope(seat, now),
             seat=seat,
@@ -434,7 +453,8 @@ class Projector:
                 else []
             ),
             settlements=self._last_settlements.get(seat, []),
-            can=_seat_can(state, seat),
+            can=can_now,
+            can_hands=can_hands,
         )
 
     def dealer_state(self, state: TableState, now: float) -> DealerState:

@@ -114,7 +114,10 @@ class Buttons:
     Rebet or a Double). Clear takes back every bet in every game. ``deal``: each seat has a
     Deal button ("deal me in"), and betting closes as soon as every seat with a bet on the
     layout has pressed it (or at the betting timer); a seat's bets are final once it
-    pressed Deal. ``rebet_deals``: the Rebet also presses that seat's Deal.
+    pressed Deal. ``rebet_deals``: the Rebet also presses that seat's Deal. ``labels``: the
+    buttons a seat's page shows, as ``(command, name)`` in the document's order, each named as
+    the document names it (``("rebet", "Repeat")``); a command the document has no button for
+    is not shown (empty: the page's own names for every button).
 
     The defaults are the buttons of tables whose journals predate this choice.
     """
@@ -127,6 +130,7 @@ class Buttons:
     undo: str = "last_bet"
     deal: bool = False
     rebet_deals: bool = False
+    labels: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> list[str]:
         """The buttons in words, for ``tablectl games``."""
@@ -172,6 +176,11 @@ class Buttons:
             "clear: takes back every bet",
             f"chips: {chips}",
             f"deal: {deal}",
+            *(
+                ["names: " + ", ".join(name for _, name in self.labels) + " (on a seat's page)"]
+                if self.labels
+                else []
+            ),
         ]
 
 

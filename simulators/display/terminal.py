@@ -57,12 +57,17 @@ def light_of(timer: dict[str, Any], now: float) -> tuple[float, str]:
     return left, "yellow" if left <= float(yellow) else "green"
 
 
+def _words(name: object) -> str:
+    """A name of the protocol in words: ``ante_plus`` -> ``ante plus``."""
+    return str(name).replace("_", " ")
+
+
 def _payouts(hand: dict[str, Any]) -> str:
     """A hand's main bets in words: ``ante win 1:1, call push``."""
     out = []
     for p in hand.get("payouts", []):
         odds = f" {p['odds']}" if p.get("odds") and p["result"] == "win" else ""
-        out.append(f"{p['spot']} {p['result']}{odds}")
+        out.append(f"{_words(p['spot'])} {p['result']}{odds}")
     return ", ".join(out)
 
 
@@ -170,7 +175,7 @@ def settlement_words(data: dict[str, Any]) -> str:
         who += " (folded)"
     lines = []
     for ln in data.get("lines", []):
-        text = f"{ln.get('spot')} {ln.get('result')}"
+        text = f"{_words(ln.get('spot'))} {ln.get('result')}"
         if ln.get("result") == "win":
             odds = f" {ln['odds']}" if ln.get("odds") else ""
             text += f"{odds} paid {ln.get('paid')}"

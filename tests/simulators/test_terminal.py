@@ -47,6 +47,13 @@ def test_a_box_table_round_ends_on_one_line_even_when_no_box_won() -> None:
     assert line is not None and ": lose" in line and "ante lose" in line, line
 
 
+def test_the_round_line_names_the_bet_spots_in_words() -> None:
+    states = public_states(scenario_text("payout-ultimate-ante-plus-paytable.scn"))
+    line = round_line([s for s in states if s.get("last_round")][-1])
+    assert line is not None and line.endswith("[ante win 1:1, call win 1:1, ante plus push]")
+    assert "_" not in line.partition("complete:")[2], line
+
+
 def test_a_hand_every_seat_folded_is_marked_folded_in_the_log_and_on_the_panel() -> None:
     states = public_states(scenario_text("payout-ultimate-fold.scn"))
     folding = [s for s in states if s["folded"]]
@@ -56,7 +63,7 @@ def test_a_hand_every_seat_folded_is_marked_folded_in_the_log_and_on_the_panel()
     line = round_line([s for s in states if s.get("last_round")][-1])
     assert line is not None and "player ?? ?? folded" in line, line
     # its side bet was paid on its cards, which would tell their category: not public
-    assert "best_five" not in line and line.endswith("player ?? ?? folded")
+    assert "best" not in line and line.endswith("player ?? ?? folded")
     # before the fold nothing is marked
     assert not states[2]["folded"] and "folded" not in summary_line(states[2])
 

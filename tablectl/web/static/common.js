@@ -166,6 +166,11 @@ export function lightFor(left, yellowSeconds = 1) {
   return left <= yellowSeconds ? "yellow" : "green";
 }
 
+/** A name of the protocol in words: "ante_plus" -> "ante plus", "undo_bet" -> "undo bet". */
+export function words(name) {
+  return String(name).replaceAll("_", " ");
+}
+
 /** "box 1" -> "Box 1", "player" -> "Player". */
 export function handTitle(hand) {
   return hand.charAt(0).toUpperCase() + hand.slice(1);

@@ -2,7 +2,7 @@
 // every dealer command (enabled by the table's `can` in the dealer state), a halt with the
 // answers the rules allow, the payments due with their amounts, the hardware's status.
 // The server's link for this page is logged in as the dealer's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, tableId } from "/static/common.js";
+import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, tableId, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const table = tableId();
@@ -95,7 +95,7 @@ function onFrame(f) {
 function eventWords(kind, d) {
   switch (kind) {
     case "card": return `card ${d.card || "(face down)"} to ${d.position}`;
-    case "decision": return `${d.seat} on ${d.hand}: ${d.option}${d.automatic ? " (automatic: the timer ran out)" : ""}`;
+    case "decision": return `${d.seat} on ${d.hand}: ${words(d.option)}${d.automatic ? " (automatic: the timer ran out)" : ""}`;
     case "halted": return `HALTED by ${d.by || "?"}: ${d.reason}`;
     case "resumed": return `resumed by ${d.by}${d.note ? `: ${d.note}` : ""}`;
     case "alert": return `alert: ${d.message}`;
@@ -103,7 +103,7 @@ function eventWords(kind, d) {
     case "round_ended": return `round ${d.round_id} ended: ${d.outcome}`;
     case "redeal": return `redeal: ${d.reason || ""}`;
     case "settled": {
-      const lines = (d.lines || []).map((l) => `${l.spot} ${l.result}${l.result === "win" ? ` ${l.odds || ""} paid ${l.paid}` : ""}`);
+      const lines = (d.lines || []).map((l) => `${words(l.spot)} ${l.result}${l.result === "win" ? ` ${l.odds || ""} paid ${l.paid}` : ""}`);
       return `settled ${d.seat} on ${d.hand}: ${lines.join(", ")}; net ${d.net}`;
     }
     default: return null;
@@ -235,8 +235,8 @@ function layoutView() {
     el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Seat"), el("th", {}, "Bets"), el("th", {}, "Decisions")),
     mine.stakes.map((s) => el("tr", { "data-stake": `${s.hand}|${s.seat}` },
       el("td", {}, handTitle(s.hand) + (s.dark ? " (dark)" : "")), el("td", {}, s.seat),
-      el("td", {}, Object.entries(s.bets).map(([k, v]) => `${k} ${v}`).join(" · ")),
-      el("td", {}, s.decisions.join(", ") || (s.options.length ? "deciding" : "")))));
+      el("td", {}, Object.entries(s.bets).map(([k, v]) => `${words(k)} ${v}`).join(" · ")),
+      el("td", {}, s.decisions.map(words).join(", ") || (s.options.length ? "deciding" : "")))));
   return el("div", {},
     el("div", { class: "row dealer-row" }, handView("dealer", (by.dealer || []).map((c) => c.card), { title: "Dealer", name: names.dealer })),
     by.board ? el("div", { class: "row board-row" }, handView("board", by.board.map((c) => c.card), { title: "Board" })) : null,
@@ -291,11 +291,11 @@ function hardwareView() {
   for (const [part, status] of Object.entries(hw)) rows.push([part, status]);
   return el("div", { class: "panel" }, el("h2", {}, "Hardware"),
     el("table", { class: "grid" }, rows.map(([part, status]) => el("tr", { "data-hardware": part },
-      el("td", {}, part), el("td", {}, words(status))))));
+      el("td", {}, part), el("td", {}, statusOf(status))))));
 }
 
 /** A part's status in words: connected or not, then its counts and timings. */
-function words(value) {
+function statusOf(value) {
   if (value === null || value === undefined) return "–";
   if (typeof value !== "object") return String(value);
   const out = [];

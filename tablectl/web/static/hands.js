@@ -1,6 +1,6 @@
 // A hand on the layout: its title, its cards (backs for face-down), its name, result, fold.
 import { cardElement } from "/static/cards.js";
-import { cardsBy, el, handTitle } from "/static/common.js";
+import { cardsBy, el, handTitle, words } from "/static/common.js";
 
 /** A hand: data-hand, its cards (backs for face-down), its name, result and fold. */
 export function handView(hand, cards, { name = null, result = null, folded = false, title, payouts = [] } = {}) {
@@ -17,7 +17,7 @@ export function handView(hand, cards, { name = null, result = null, folded = fal
 
 /** "ante pays 1:1", "blind push", "call loses". */
 export function payoutWords(p) {
-  const spot = p.spot.replace("_", " ");
+  const spot = words(p.spot);
   if (p.result === "win") return p.odds ? `${spot} pays ${p.odds}` : `${spot} wins`;
   return `${spot} ${p.result === "lose" ? "loses" : p.result}`;
 }

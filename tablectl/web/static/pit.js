@@ -3,7 +3,7 @@
 // the dispute replay: a round step by step (every card with its source, every decision,
 // automatic ones included, every halt and ruling), the layout at each step, and the round
 // exported as a scenario file. The server's link is logged in as the pit's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES } from "/static/common.js";
+import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const app = document.getElementById("app");
@@ -169,8 +169,8 @@ function layout(doc) {
       el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Seat"), el("th", {}, "Bets"), el("th", {}, "Decisions")),
       doc.stakes.map((st) => el("tr", { "data-stake": `${st.hand}|${st.seat}` },
         el("td", {}, handTitle(st.hand)), el("td", {}, st.seat),
-        el("td", {}, Object.entries(st.bets).map(([k, v]) => `${k} ${v}`).join(" · ")),
-        el("td", {}, (st.decisions || []).join(", "))))) : null);
+        el("td", {}, Object.entries(st.bets).map(([k, v]) => `${words(k)} ${v}`).join(" · ")),
+        el("td", {}, (st.decisions || []).map(words).join(", "))))) : null);
 }
 
 function haltView() {

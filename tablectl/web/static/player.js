@@ -3,7 +3,7 @@
 // moment it is dealt); the timer counts down in the browser from the state's deadline.
 import { handView, layoutOf, RESULT } from "/static/hands.js";
 import {
-  cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId,
+  cardsBy, el, handTitle, Link, lightFor, noteClock, PHASES, secondsLeft, statusWords, tableId, words,
 } from "/static/common.js";
 
 const table = tableId();
@@ -103,7 +103,7 @@ function limitsView(s) {
   const rows = Object.entries(s.limits || {});
   if (rows.length === 0) return null;
   return el("div", { class: "limits" }, el("h2", {}, "Limits"),
-    el("table", {}, rows.map(([spot, [lo, hi]]) => el("tr", {}, el("td", {}, spot.replace("_", " ")), el("td", {}, `${lo} – ${hi}`)))));
+    el("table", {}, rows.map(([spot, [lo, hi]]) => el("tr", {}, el("td", {}, words(spot)), el("td", {}, `${lo} – ${hi}`)))));
 }
 
 function cap(text) {

@@ -1,16 +1,20 @@
-// The seat view: one player's own cards, bets, balance, decisions (buttons enabled by the
-// seat state's options), results and personal history, after a login as that seat. The
+// The seat view: one player's own cards, bets, balance, the game's betting buttons (named
+// as its document names them, from the public state's buttons, each enabled exactly by the
+// seat state's can: the table's own answer), decisions (buttons enabled by the seat state's
+// options), results and personal history, after a login as that seat. The
 // server's link for this page is logged in as the seat's own broker user and subscribes to
 // that seat's topics only: the page never receives another seat's data.
 import { cardElement } from "/static/cards.js";
 import {
-  cardsBy, el, handTitle, Link, login, noteClock, PHASES, secondsLeft, lightFor, statusWords, tableId,
+  cardsBy, el, handTitle, Link, login, noteClock, PHASES, secondsLeft, lightFor, statusWords, tableId, words,
 } from "/static/common.js";
 import { handView, layoutOf } from "/static/hands.js";
 
 const table = tableId();
 const app = document.getElementById("app");
 const STUDIO = new Set(["texas-holdem-bonus", "ultimate-texas-holdem", "casino-holdem"]);
+// the betting buttons of a game whose document names none (the table's own answers enable them)
+const PLAIN = { rebet: "Rebet", double: "Double", undo_bet: "Undo", clear_bets: "Clear" };
 let me = null; // {seat, user}
 let link = null;
 let pub = null; // the public state
@@ -81,7 +85,8 @@ function onFrame(f) {
   if (f.topic === "state") pub = p;
   else if (f.topic === `seat/${me.seat}/state`) mine = p;
   else if (f.topic === `seat/${me.seat}/reply`) {
-    note(p.ok, p.ok ? `${p.command.replace("_", " ")}: done` : `${p.command.replace("_", " ")}: ${p.reason}`);
+    const what = buttonName(p.command);
+    note(p.ok, p.ok ? `${what}: done` : `${what}: ${p.reason}`);
     return;
   } else if (f.topic === `seat/${me.seat}/events` && p.event === "settled") {
     history = [{ round: (mine && mine.round_id) || "", ...p.data }, ...history].slice(0, 20);
@@ -161,7 +166,7 @@ function render() {
     next ? el("div", { class: "next" }, next) : null));
   tick();
   swap("money", JSON.stringify([mine && mine.balance, mine && mine.stakes]), moneyView);
-  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, chosenHand]), () => betView(myHands, phase));
+  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, pub && pub.buttons, mine && mine.can, mine && mine.can_hands, chosenHand]), () => betView(myHands, phase));
   swap("decide", JSON.stringify(((mine && mine.stakes) || []).map((s) => [s.hand, s.options])), decideView);
   swap("notes", JSON.stringify(notes.map((n) => [n.ok, n.text, n.at.getTime()])), notesView);
   swap("history", JSON.stringify([history, mine && mine.settlements]), historyView);
@@ -194,8 +199,8 @@ function moneyView() {
     stakes.length === 0 ? el("p", { class: "muted" }, "No bets this round") :
       el("table", { class: "bets" }, stakes.map((s) => el("tr", { "data-stake": s.hand },
         el("td", {}, handTitle(s.hand)),
-        el("td", {}, Object.entries(s.bets).map(([spot, v]) => `${spot} ${v}`).join(" · ")),
-        el("td", { class: "muted" }, s.decisions.join(", "))))));
+        el("td", {}, Object.entries(s.bets).map(([spot, v]) => `${words(spot)} ${v}`).join(" · ")),
+        el("td", { class: "muted" }, s.decisions.map(words).join(", "))))));
 }
 
 function betView(myHands, phase) {
@@ -211,11 +216,31 @@ function betView(myHands, phase) {
       return el("span", { class: "bet" },
         el("input", { type: "number", min: lo, max: hi, step: "any", value, size: 5, "data-amount": spot, onchange: (e) => { amount[spot] = e.target.value; } }),
         el("button", { "data-command": "place_bet", "data-spot": spot, disabled: !open,
-          onclick: () => send({ command: "place_bet", hand: chosenHand, spot, amount: String(amount[spot] || lo) }) }, `Bet ${spot.replace("_", " ")}`));
+          onclick: () => send({ command: "place_bet", hand: chosenHand, spot, amount: String(amount[spot] || lo) }) }, `Bet ${words(spot)}`));
     })),
-    el("div", { class: "buttons" },
-      ["undo_bet", "clear_bets", "rebet"].map((c) => el("button", { "data-command": c, disabled: !open,
-        onclick: () => send({ command: c, hand: chosenHand }) }, c.replace("_", " ")))));
+    el("div", { class: "buttons game-buttons" }, gameButtons().map(([c, name]) => {
+      const deal = c === "deal";
+      return el("button", { "data-command": c, class: deal ? "primary" : "", disabled: !allowed(c),
+        onclick: () => send(deal ? { command: c } : { command: c, hand: chosenHand }) }, name);
+    })));
+}
+
+// the game's betting buttons as [command, name], in its document's order
+function gameButtons() {
+  const named = Object.entries((pub && pub.buttons) || {});
+  return named.length ? named : Object.entries(PLAIN);
+}
+
+function buttonName(command) {
+  const named = (pub && pub.buttons) || {};
+  return named[command] || words(command);
+}
+
+// whether the table would take this button now (for this hand, where the command takes one)
+function allowed(command) {
+  if (!mine || !(mine.can || []).includes(command)) return false;
+  if (command === "deal" || !mine.can_hands) return true;
+  return (mine.can_hands[chosenHand] || []).includes(command);
 }
 
 function decideView() {
@@ -225,7 +250,7 @@ function decideView() {
     el("h2", {}, "Your decision"),
     stakes.map((s) => el("div", { class: "buttons", "data-hand": `${s.hand} decisions` },
       s.options.map((o) => el("button", { class: "primary", "data-command": "decide", "data-option": o,
-        onclick: () => send({ command: "decide", hand: s.hand, option: o }) }, o.replace("_", " "))))));
+        onclick: () => send({ command: "decide", hand: s.hand, option: o }) }, words(o))))));
 }
 
 function notesView() {
@@ -242,7 +267,7 @@ function historyView() {
       el("table", {}, rows.slice(0, 8).map((s) => el("tr", { "data-settled": s.hand },
         el("td", {}, handTitle(s.hand)),
         el("td", {}, s.folded ? "folded" : (s.player_hand && s.player_hand.name) || ""),
-        el("td", {}, (s.lines || []).map((l) => `${l.spot} ${l.result}${l.odds ? ` ${l.odds}` : ""}`).join(" · ")),
+        el("td", {}, (s.lines || []).map((l) => `${words(l.spot)} ${l.result}${l.odds ? ` ${l.odds}` : ""}`).join(" · ")),
         el("td", { class: Number(s.net) > 0 ? "win" : "" }, `net ${s.net}`)))));
 }
 

@@ -4,7 +4,9 @@ A whole demo round set of a game is played while the player display is open: eve
 the table deals to the public appears on the page (recorded as it is drawn), and the
 results of each round are on it at the end. A seat's page, logged in as its seat, bets and
 decides with its buttons and the table applies them; the page never receives a frame of
-another seat. The sweep over every game is in ``make test-full``.
+another seat. A seat's betting buttons are the game's own, named as its document names them,
+each enabled exactly by the seat's ``can``: seed 000's Deal and Rebet, Ultimate's Double once
+a round. The sweep over every game is in ``make test-full``.
 """
 
 from __future__ import annotations
@@ -196,15 +198,21 @@ def test_the_overlay_is_transparent_and_the_display_opaque(chrome: Any, site: An
     assert "gradient" in player[2], player
 
 
-def studio_table(table_id: str, folder: Path, address: BrokerAddress) -> RunningTable:
+def studio_table(
+    table_id: str,
+    folder: Path,
+    address: BrokerAddress,
+    game: str = "casino-holdem",
+    betting_seconds: float = 4.0,
+) -> RunningTable:
     text = f"""
 [table]
 id = "{table_id}"
-game = "casino-holdem"
+game = "{game}"
 seating = "shared"
 boxes = 1
 journal = "{table_id}.journal"
-betting_seconds = 4.0
+betting_seconds = {betting_seconds}
 decision_seconds = 6.0
 yellow_seconds = 1
 seats = ["1", "2", "3"]
@@ -309,3 +317,165 @@ def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
     row = chrome.find_element(By.CSS_SELECTOR, "[data-settled='player']").text
     assert "net" in row, row
     assert chosen
+
+
+def game_buttons(chrome: Any) -> list[tuple[str, str, bool]]:
+    """The seat page's betting buttons: command, name, enabled."""
+    got = chrome.execute_script(
+        "return [...document.querySelectorAll('.game-buttons button')]"
+        ".map((b) => [b.dataset.command, b.textContent, !b.disabled])"
+    )
+    return [(str(c), str(n), bool(e)) for c, n, e in got]
+
+
+def enabled(chrome: Any) -> list[str]:
+    return [c for c, _, on in game_buttons(chrome) if on]
+
+
+def seat_page(chrome: Any, server: WebServer, table_id: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    chrome.get(f"{server.url}/table/{table_id}/seat")
+    wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
+    chrome.find_element(By.ID, "seat").send_keys("3")
+    chrome.find_element(By.ID, "password").send_keys("seat-3-dev")
+    chrome.find_element(By.ID, "login-button").click()
+    wait_for(lambda: chrome.find_elements(By.ID, "logout"), 5, "the seat's page")
+
+
+def replies(chrome: Any) -> list[str]:
+    got = chrome.execute_script(
+        "return [...document.querySelectorAll('[data-reply]')].map((e) => e.textContent)"
+    )
+    return [str(r) for r in got]
+
+
+def page_phase(chrome: Any) -> str:
+    return str(
+        chrome.execute_script(
+            "const p = document.querySelector('.felt [data-phase]');return p ? p.dataset.phase : ''"
+        )
+    )
+
+
+def stake_text(chrome: Any) -> str:
+    return str(
+        chrome.execute_script(
+            "const s = document.querySelector('[data-stake]'); return s ? s.textContent : ''"
+        )
+    )
+
+
+class Staff:
+    """The dealer's and the pit manager's commands, sent on their topics."""
+
+    def __init__(self, client: Any, table_id: str) -> None:
+        self.client = client
+        self.table_id = table_id
+        self.count = 0
+
+    def send(self, role: str, command: str, **fields: str) -> None:
+        self.count += 1
+        doc = {"v": 1, "id": f"staff-{self.count}", "command": command, **fields}
+        if role == "pit":
+            doc["by"] = "ann"
+        self.client.publish(f"tablectl/{self.table_id}/{role}/cmd", json.dumps(doc).encode())
+
+
+@pytest.mark.timeout(90)
+def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    broker, server = site
+    table_id = "S2"
+    address = BrokerAddress("127.0.0.1", broker.port)
+    table = studio_table(table_id, tmp_path, address, "texas-holdem-bonus", betting_seconds=60)
+    seat_page(chrome, server, table_id)
+    table.start()
+    staff = Staff(mqtt_client(broker), table_id)
+    try:
+        # the table's first state: it is up and listens to its command topics
+        wait_for(lambda: page_phase(chrome) == "closed", 10, "the closed table")
+        staff.send("pit", "open_table")
+        wait_for(lambda: page_phase(chrome) == "idle", 10, "the open table")
+        staff.send("dealer", "start_round")
+        wait_for(lambda: page_phase(chrome) == "betting", 10, "betting")
+        # the game's own buttons, named as seed 000 names them; nothing to deal or repeat yet
+        shown = game_buttons(chrome)
+        assert [(c, n) for c, n, _ in shown] == [
+            ("clear_bets", "Clear Bet"), ("double", "Double Bet"), ("rebet", "Rebet"),
+            ("deal", "Deal"),
+        ], shown  # fmt: skip
+        assert enabled(chrome) == [], shown
+        wait_for(
+            lambda: click(chrome, "[data-command='place_bet'][data-spot='ante']"), 10, "the ante"
+        )
+        # Deal appears once the ante is on the layout; Rebet has no last round to repeat
+        wait_for(lambda: "deal" in enabled(chrome), 10, "Deal enabled by the seat's can")
+        ante = stake_text(chrome)
+        assert ante.startswith("Player") and "ante" in ante, ante
+        assert enabled(chrome) == ["clear_bets", "deal"], game_buttons(chrome)
+        assert click(chrome, ".game-buttons [data-command='deal']")
+        wait_for(lambda: "Deal: done" in replies(chrome), 10, "the table's answer to Deal")
+        # the only seat with a bet pressed Deal: betting closed, its buttons with it
+        wait_for(lambda: page_phase(chrome) != "betting", 10, "the deal")
+        wait_for(lambda: enabled(chrome) == [], 5, "no betting button outside betting")
+        staff.send("pit", "void_round", reason="test of the seat's buttons")
+        wait_for(lambda: page_phase(chrome) == "idle", 10, "the voided round")
+        staff.send("dealer", "start_round")
+        wait_for(lambda: page_phase(chrome) == "betting", 10, "betting again")
+        # the last round's ante may be repeated (and doubled); Deal waits for an ante
+        wait_for(lambda: "rebet" in enabled(chrome), 10, "Rebet enabled by the seat's can")
+        assert enabled(chrome) == ["double", "rebet"], game_buttons(chrome)
+        assert click(chrome, ".game-buttons [data-command='rebet']")
+        wait_for(lambda: "Rebet: done" in replies(chrome), 10, "the table's answer to Rebet")
+        # seed 000's Rebet places the last ante and deals the seat in
+        wait_for(lambda: stake_text(chrome) == ante, 10, "the last round's ante, repeated")
+        wait_for(lambda: page_phase(chrome) != "betting", 10, "the deal by the Rebet")
+    finally:
+        table.stop()
+
+
+@pytest.mark.timeout(90)
+def test_ultimates_double_is_enabled_once_a_round(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    broker, server = site
+    table_id = "S3"
+    address = BrokerAddress("127.0.0.1", broker.port)
+    table = studio_table(table_id, tmp_path, address, "ultimate-texas-holdem", betting_seconds=60)
+    seat_page(chrome, server, table_id)
+    table.start()
+    staff = Staff(mqtt_client(broker), table_id)
+    try:
+        # the table's first state: it is up and listens to its command topics
+        wait_for(lambda: page_phase(chrome) == "closed", 10, "the closed table")
+        staff.send("pit", "open_table")
+        wait_for(lambda: page_phase(chrome) == "idle", 10, "the open table")
+        staff.send("dealer", "start_round")
+        wait_for(lambda: page_phase(chrome) == "betting", 10, "betting")
+        shown = [(c, n) for c, n, _ in game_buttons(chrome)]
+        assert shown == [
+            ("double", "Double"), ("rebet", "Repeat"), ("undo_bet", "Undo"),
+            ("clear_bets", "Clear"),
+        ], shown  # fmt: skip
+        assert enabled(chrome) == []
+        wait_for(
+            lambda: click(chrome, "[data-command='place_bet'][data-spot='ante']"), 10, "the ante"
+        )
+        wait_for(lambda: "double" in enabled(chrome), 10, "Double enabled once a bet is placed")
+        single = stake_text(chrome)
+        assert "ante" in single, single
+        assert click(chrome, ".game-buttons [data-command='double']")
+        wait_for(lambda: "Double: done" in replies(chrome), 10, "the table's answer to Double")
+        wait_for(lambda: stake_text(chrome) != single, 10, "the doubled ante")
+        doubled = stake_text(chrome)
+        # used once: disabled for the rest of the round, an Undo gives no second Double
+        wait_for(lambda: "double" not in enabled(chrome), 10, "Double disabled once used")
+        assert enabled(chrome) == ["undo_bet", "clear_bets"], game_buttons(chrome)
+        assert click(chrome, ".game-buttons [data-command='undo_bet']")
+        wait_for(lambda: "Undo: done" in replies(chrome), 10, "the table's answer to Undo")
+        wait_for(lambda: stake_text(chrome) != doubled, 10, "a bet taken back by the Undo")
+        assert "double" not in enabled(chrome), game_buttons(chrome)
+    finally:
+        table.stop()
