@@ -459,7 +459,7 @@ def _segments(grey: Image) -> NDArray[np.float32]:
     half = min(w, h) >= SEGMENT_HALVE  # a card's edge is long enough at half the size
     look = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA) if half else grey
     equal = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(look)
-    found = cv2.createLineSegmentDetector().detect(
+    found: Any = cv2.createLineSegmentDetector().detect(
         equal if half else cv2.GaussianBlur(equal, (3, 3), 0)
     )[0]
     if found is None:
@@ -504,8 +504,8 @@ def edge_shapes(
     those edges and the straight segments of :func:`_segments`, which close the faint edge
     of a white card lying on another (white on white). The stretches of paper are those of
     the second look that hold no card found whole."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+    edges = np.asarray(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH), np.uint8)
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     paper = np.asarray(
         cv2.bitwise_and(
@@ -547,7 +547,7 @@ def shows_print(grey: Image, rim: NDArray[np.int32]) -> bool:
     if levels.size == 0:
         return False
     dark = np.count_nonzero(levels < float(np.median(levels)) - INK_DROP)
-    return dark >= PART_INK * levels.size
+    return bool(dark >= PART_INK * levels.size)
 
 
 def _edge_look(
