@@ -33,6 +33,7 @@ __all__ = [
     "INDEX_MODEL",
     "NO_INDEX",
     "RANK_LEAD",
+    "RED_INK",
     "SUIT_LEAD",
     "CornerRead",
     "IndexReader",
@@ -60,6 +61,12 @@ _BINS = 9
 #: of a card: set from real photographs (docs/camera.md)
 RANK_LEAD = 6.0
 SUIT_LEAD = 6.0
+
+#: ink is red when its red channel, relative to the card's own paper, exceeds the larger
+#: of its green and blue by this much: on real photographs the black corners read reached
+#: 0.06 at most, while a webcam's washed-out red ink fell to 0.03 (0.15 left a fifth of the
+#: red corners black)
+RED_INK = 0.10
 
 
 def _hog(image: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -184,7 +191,7 @@ def ink_colour(patch: Image) -> bool | None:
         return None
     paper = np.array(cv2.mean(patch, cv2.bitwise_not(ink))[:3]) + 1.0
     colour = np.array(cv2.mean(patch, ink)[:3]) / paper
-    return bool(colour[2] - max(colour[0], colour[1]) >= 0.15)
+    return bool(colour[2] - max(colour[0], colour[1]) >= RED_INK)
 
 
 def has_colour(frame: Image) -> bool:
