@@ -59,8 +59,8 @@ _BINS = 9
 
 #: the leads (best logit minus the runner-up's) a rank and a suit need, from each corner
 #: of a card: set from real photographs (docs/camera.md)
-RANK_LEAD = 6.0
-SUIT_LEAD = 6.0
+RANK_LEAD = 5.0
+SUIT_LEAD = 5.0
 
 #: ink is red when its red channel, relative to the card's own paper, exceeds the larger
 #: of its green and blue by this much: on real photographs the black corners read reached

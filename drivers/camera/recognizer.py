@@ -44,7 +44,6 @@ __all__ = [
     "LEARNED_LOOSE",
     "LEARNED_MIN_SIDE",
     "LEARNED_ZOOM",
-    "LEARNED_ZOOM_LEAD",
     "MIN_CARD_SIDE",
     "MIN_PIP_SIDE",
     "MIN_RED_SUIT_SIDE",
@@ -142,13 +141,12 @@ LEARNED_MIN_SIDE = 80.0
 #: the learned reader reads a loose outline (one that may hold two cards, or whose edges
 #: could not all be measured) with this many times its leads: its two index corners must
 #: still name one card, which two different cards' corners cannot
-LEARNED_LOOSE = 1.25
+LEARNED_LOOSE = 1.5
 
-#: a corner the learned reader does not settle is read again from an index box shrunk to
-#: this share of its size about the card's corner (a small index fills more of the
-#: network's input), with :data:`LEARNED_ZOOM_LEAD` times the leads
+#: a card the learned reader does not settle is read again from an index box shrunk to this
+#: share of its size about the card's corner (a small index fills more of the network's
+#: input), with the same leads
 LEARNED_ZOOM = 0.85
-LEARNED_ZOOM_LEAD = 1.8
 
 #: a card the learned reader reads must show at least this share of paper in its interior
 #: (a card back's pattern shows less)
@@ -156,7 +154,7 @@ LEARNED_PAPER = 0.25
 
 #: the learned reader vetoes a built-in profile's read when one of its corners names
 #: another card with this share of its own leads
-DISSENT_LEAD = 1.5
+DISSENT_LEAD = 1.8
 
 #: a card the built-in profile reads, this size (effective, pixels) or more, is checked by
 #: the learned index reader: see :meth:`Recognizer._classify`
@@ -1428,7 +1426,7 @@ class Recognizer:
         :data:`~drivers.camera.reader.SUIT_LEAD` (set from real photographs), in ink of the
         suit's colour where the frame has colour; and the other pair must not agree on
         another card. Where the profile's index box does not settle the card, a box shrunk
-        to :data:`LEARNED_ZOOM` is read with :data:`LEARNED_ZOOM_LEAD` times those leads.
+        to :data:`LEARNED_ZOOM` is read the same way.
         Cards under :data:`LEARNED_MIN_SIDE` pixels are not read.
         """
         if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
@@ -1438,9 +1436,9 @@ class Recognizer:
         p = self.profile
         x0, y0, x1, y1 = p.index_box
         zoomed = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
-        for box, need in ((p.index_box, factor), (zoomed, factor * LEARNED_ZOOM_LEAD)):
+        for box in (p.index_box, zoomed):
             corners = self.reader.read(index_patches(frame, quad, p.aspect, box))
-            read = _learned_card(corners, first, need)
+            read = _learned_card(corners, first, factor)
             if read is not None:
                 return read
         return None
