@@ -168,4 +168,4 @@ def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recog
     # at most one confident-wrong card in a thousand listed
     assert result.overall.wrong <= 1
     # the floor measured so far: found and read cards must not get rarer
-    assert result.overall.right >= 85  # 94 measured, none wrong
+    assert result.overall.right >= 92  # 102 measured, none wrong

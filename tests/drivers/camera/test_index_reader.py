@@ -162,9 +162,9 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
     learned = _read_real("DFIJ")
     glyphs = _read_real("DFIJ", learned=False)
     assert learned["wrong"] == 0
-    # measured: 47 of the 130 listed cards read (the others mostly not found as outlines or
+    # measured: 49 of the 130 listed cards read (the others mostly not found as outlines or
     # not settled), 8 by the profile's glyphs alone
-    assert learned["right"] >= 42, (learned, glyphs)
+    assert learned["right"] >= 44, (learned, glyphs)
     assert learned["right"] >= glyphs["right"] + 10, (learned, glyphs)
 
 
@@ -172,4 +172,4 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 85, counts  # measured: 94 of 943, none wrong
+    assert counts["right"] >= 92, counts  # measured: 102 of 943, none wrong
