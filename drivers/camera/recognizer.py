@@ -1432,7 +1432,7 @@ class Recognizer:
         :data:`~drivers.camera.reader.SUIT_LEAD` (set from real photographs), in ink of the
         suit's colour where the frame has colour; and the other pair must not agree on
         another card. Where the profile's index box does not settle the card, a box shrunk
-        to :data:`LEARNED_ZOOM` is read the same way.
+        to :data:`LEARNED_ZOOM` is read the same way (unless no corner showed an index).
         Cards under :data:`LEARNED_MIN_SIDE` pixels are not read.
         """
         if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
@@ -1447,6 +1447,8 @@ class Recognizer:
             read = _learned_card(corners, first, factor)
             if read is not None:
                 return read
+            if all(c.rank == NO_INDEX for c in corners):
+                return None  # no index in any corner: a blank or a back, not read again
         return None
 
     def _confirm_by_pips(
