@@ -8,9 +8,11 @@ red or other ink, on paper of any tint, with the table beyond the card's rounded
 sometimes a court card's frame or a large pip reaching in, and corners holding no index at
 all. Each is then degraded as a table camera degrades it: lower resolution, perspective,
 blur, sensor noise, contrast and exposure, JPEG, stroke weight and misregistration of the
-card's edges. Fonts: the DejaVu family (Debian's fonts-dejavu-core, a free licence that
-allows redistribution) and OpenCV's Hershey fonts. ``HELD_OUT`` fonts are never trained on
-(the tests read them). The same seed gives the same corners and the same networks.
+card's edges, and a scale of the whole corner (an index printed larger or smaller, an outline
+a little off). Fonts: DejaVu, Liberation, GNU FreeFont and URW's base 35 (Debian's
+fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf, fonts-urw-base35: licences that
+allow redistribution; see ``TRUETYPE``) and OpenCV's Hershey fonts. ``HELD_OUT`` fonts are
+never trained on (the tests read them). The same seed gives the same corners and the same networks.
 
 Needs Pillow (the ``dev`` extra) to draw TrueType glyphs; the product only loads the model.
 """
@@ -40,23 +42,53 @@ from drivers.camera.reader import (
     corner_features,
 )
 
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-#: the TrueType faces trained on (DejaVu: free to redistribute); those missing are skipped
+FONT_DIR = Path("/usr/share/fonts")
+#: the TrueType and OpenType faces trained on, all under licences that allow redistribution;
+#: those missing on the machine are skipped. Debian packages: fonts-dejavu-core (DejaVu),
+#: fonts-liberation (Liberation: SIL Open Font License), fonts-freefont-ttf (GNU FreeFont:
+#: GPL with the font exception), fonts-urw-base35 (URW's Nimbus, C059, P052, Gothic and
+#: Bookman: AGPL with the font exception). The shipped model was trained with all four.
 TRUETYPE = [
-    "DejaVuSans.ttf",
-    "DejaVuSans-Bold.ttf",
-    "DejaVuSans-Oblique.ttf",
-    "DejaVuSans-BoldOblique.ttf",
-    "DejaVuSans-ExtraLight.ttf",
-    "DejaVuSansCondensed.ttf",
-    "DejaVuSansCondensed-Bold.ttf",
-    "DejaVuSansMono.ttf",
-    "DejaVuSansMono-Bold.ttf",
-    "DejaVuSerif.ttf",
-    "DejaVuSerif-Bold.ttf",
-    "DejaVuSerif-Italic.ttf",
-    "DejaVuSerifCondensed.ttf",
-    "DejaVuSerifCondensed-Italic.ttf",
+    "truetype/dejavu/DejaVuSans.ttf",
+    "truetype/dejavu/DejaVuSans-Bold.ttf",
+    "truetype/dejavu/DejaVuSans-Oblique.ttf",
+    "truetype/dejavu/DejaVuSans-BoldOblique.ttf",
+    "truetype/dejavu/DejaVuSans-ExtraLight.ttf",
+    "truetype/dejavu/DejaVuSansCondensed.ttf",
+    "truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+    "truetype/dejavu/DejaVuSansMono.ttf",
+    "truetype/dejavu/DejaVuSansMono-Bold.ttf",
+    "truetype/dejavu/DejaVuSerif.ttf",
+    "truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "truetype/dejavu/DejaVuSerif-Italic.ttf",
+    "truetype/dejavu/DejaVuSerifCondensed.ttf",
+    "truetype/dejavu/DejaVuSerifCondensed-Italic.ttf",
+    "truetype/liberation/LiberationSans-Regular.ttf",
+    "truetype/liberation/LiberationSans-Bold.ttf",
+    "truetype/liberation/LiberationSansNarrow-Regular.ttf",
+    "truetype/liberation/LiberationSansNarrow-Bold.ttf",
+    "truetype/liberation/LiberationSerif-Regular.ttf",
+    "truetype/liberation/LiberationSerif-Bold.ttf",
+    "truetype/liberation/LiberationMono-Bold.ttf",
+    "truetype/freefont/FreeSans.ttf",
+    "truetype/freefont/FreeSansBold.ttf",
+    "truetype/freefont/FreeSerif.ttf",
+    "truetype/freefont/FreeSerifBold.ttf",
+    "truetype/freefont/FreeMonoBold.ttf",
+    "opentype/urw-base35/NimbusSans-Regular.otf",
+    "opentype/urw-base35/NimbusSans-Bold.otf",
+    "opentype/urw-base35/NimbusSansNarrow-Regular.otf",
+    "opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "opentype/urw-base35/NimbusRoman-Regular.otf",
+    "opentype/urw-base35/NimbusRoman-Bold.otf",
+    "opentype/urw-base35/C059-Roman.otf",
+    "opentype/urw-base35/C059-Bold.otf",
+    "opentype/urw-base35/P052-Roman.otf",
+    "opentype/urw-base35/P052-Bold.otf",
+    "opentype/urw-base35/URWGothic-Book.otf",
+    "opentype/urw-base35/URWGothic-Demi.otf",
+    "opentype/urw-base35/URWBookman-Light.otf",
+    "opentype/urw-base35/URWBookman-Demi.otf",
 ]
 HERSHEY = [
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -66,9 +98,14 @@ HERSHEY = [
     cv2.FONT_HERSHEY_COMPLEX_SMALL,
 ]
 #: fonts never trained on, for the tests: a TrueType face and a Hershey font
-HELD_OUT = ["DejaVuSerifCondensed-Bold.ttf", cv2.FONT_HERSHEY_TRIPLEX]
+HELD_OUT = ["truetype/dejavu/DejaVuSerifCondensed-Bold.ttf", cv2.FONT_HERSHEY_TRIPLEX]
 #: faces whose suit symbols are drawn (DejaVu has the four card suits)
-SUIT_FACES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"]
+SUIT_FACES = [
+    "truetype/dejavu/DejaVuSans.ttf",
+    "truetype/dejavu/DejaVuSans-Bold.ttf",
+    "truetype/dejavu/DejaVuSerif.ttf",
+    "truetype/dejavu/DejaVuSansMono.ttf",
+]
 
 #: letters and digits that are no rank (a German deck's B and D, a joker's letters, a "1"
 #: alone): drawn over a suit symbol, they train the reader to say the corner holds no index
@@ -289,7 +326,9 @@ def degrade(image: NDArray[np.uint8], rng: random.Random) -> NDArray[np.uint8]:
     # perspective and misregistration: the four corners moved a little
     d = 0.06 * W
     src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
-    dst = src + np.array([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)], np.float32)
+    zoom = rng.uniform(0.85, 1.2)  # the index larger or smaller than drawn, about its corner
+    dst = src * zoom
+    dst += np.array([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     image = np.asarray(
         cv2.warpPerspective(image, m, (W, H), borderMode=cv2.BORDER_REPLICATE), np.uint8
@@ -332,7 +371,7 @@ def training_fonts() -> list[str | int]:
     """The TrueType faces present on this machine and the Hershey fonts, held-out ones aside."""
     faces: list[str | int] = [f for f in TRUETYPE if (FONT_DIR / f).is_file()]
     if not faces:
-        raise SystemExit(f"no DejaVu fonts in {FONT_DIR}: install fonts-dejavu-core")
+        raise SystemExit(f"no fonts in {FONT_DIR}: install fonts-dejavu-core (at least)")
     return faces + list(HERSHEY)
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "INDEX_MODEL",
     "NO_INDEX",
     "RANK_LEAD",
+    "RED_INK",
     "SUIT_LEAD",
     "CornerRead",
     "IndexReader",
@@ -58,8 +59,14 @@ _BINS = 9
 
 #: the leads (best logit minus the runner-up's) a rank and a suit need, from each corner
 #: of a card: set from real photographs (docs/camera.md)
-RANK_LEAD = 6.0
-SUIT_LEAD = 6.0
+RANK_LEAD = 5.0
+SUIT_LEAD = 5.0
+
+#: ink is red when its red channel, relative to the card's own paper, exceeds the larger
+#: of its green and blue by this much: on real photographs the black corners read reached
+#: 0.06 at most, while a webcam's washed-out red ink fell to 0.03 (0.15 left a fifth of the
+#: red corners black)
+RED_INK = 0.10
 
 
 def _hog(image: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -88,16 +95,45 @@ def _hog(image: NDArray[np.float32]) -> NDArray[np.float32]:
     return blocks.reshape(-1)
 
 
+_STRETCH = np.array([0.02, 0.98])  # the percentiles stretched to black and white
+
+
+def _stretch_bounds(grey: NDArray[np.uint8]) -> tuple[float, float]:
+    """The 2nd and 98th percentiles of a grey image, exactly as ``np.percentile`` gives
+    them (linear between the two nearest ranks), from its histogram: several times faster
+    on an index corner."""
+    n = grey.size
+    below = np.bincount(grey.ravel(), minlength=256).cumsum()  # values <= each level
+    at = (n - 1) * _STRETCH
+    floor = np.floor(at)
+    low = floor.astype(np.intp)
+    a = np.searchsorted(below, low, side="right").astype(np.uint8)
+    b = np.searchsorted(below, np.minimum(low + 1, n - 1), side="right").astype(np.uint8)
+    t = at - floor
+    step = b - a
+    value = a + step * t
+    np.subtract(b, step * (1 - t), out=value, where=t >= 0.5)
+    return float(value[0]), float(value[1])
+
+
+def _median(values: NDArray[np.float32]) -> float:
+    """The median, exactly as ``np.median`` gives it (the mean of the two middle values)."""
+    flat = values.ravel()
+    i, j = (flat.size - 1) // 2, flat.size // 2
+    part = np.partition(flat, (i, j))
+    return float((part[i] + part[j]) / 2)
+
+
 def _normalised(patch: Image) -> NDArray[np.uint8]:
     """The corner in grey, stretched so that paper is white and ink black (a dark card's
     light ink is turned over)."""
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-    lo, hi = np.percentile(grey, (2, 98))
-    span = max(float(hi - lo), 1.0)
-    out = np.clip((grey.astype(np.float32) - float(lo)) * (255.0 / span), 0, 255)
+    lo, hi = _stretch_bounds(grey)
+    span = max(hi - lo, 1.0)
+    out = np.clip((grey.astype(np.float32) - lo) * (255.0 / span), 0, 255)
     h, w = out.shape
     inner = out[h // 10 : h // 2, w // 6 : (5 * w) // 6]  # the card's own paper and index
-    if float(np.median(inner)) < 110.0:  # a dark card: its ink is the light print
+    if _median(inner) < 110.0:  # a dark card: its ink is the light print
         out = 255.0 - out
     return np.asarray(out, np.uint8)
 
@@ -184,7 +220,7 @@ def ink_colour(patch: Image) -> bool | None:
         return None
     paper = np.array(cv2.mean(patch, cv2.bitwise_not(ink))[:3]) + 1.0
     colour = np.array(cv2.mean(patch, ink)[:3]) / paper
-    return bool(colour[2] - max(colour[0], colour[1]) >= 0.15)
+    return bool(colour[2] - max(colour[0], colour[1]) >= RED_INK)
 
 
 def has_colour(frame: Image) -> bool:

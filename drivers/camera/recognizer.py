@@ -28,6 +28,7 @@ from drivers.camera.reader import (
     NO_INDEX,
     RANK_LEAD,
     SUIT_LEAD,
+    CornerRead,
     IndexReader,
     has_colour,
     load_index_reader,
@@ -40,7 +41,10 @@ __all__ = [
     "FULL_EVIDENCE_SIDE",
     "FULL_RED_SUIT_SIDE",
     "FULL_SUIT_SIDE",
+    "LEARNED_LOOSE",
     "LEARNED_MIN_SIDE",
+    "LEARNED_STRONG",
+    "LEARNED_ZOOM",
     "MIN_CARD_SIDE",
     "MIN_PIP_SIDE",
     "MIN_RED_SUIT_SIDE",
@@ -137,13 +141,28 @@ SINGLE_CORNER = 2.0
 #: there has too few pixels to tell clubs from spades safely)
 LEARNED_MIN_SIDE = 80.0
 
+#: the learned reader reads a loose outline (one that may hold two cards, or whose edges
+#: could not all be measured) with this many times its leads: its two index corners must
+#: still name one card, which two different cards' corners cannot
+LEARNED_LOOSE = 1.5
+
+#: two corners that name the same card, one with less than the leads, settle it when the
+#: other shows this many times the leads (on real photographs the first card read wrong
+#: this way came at 1.35 times)
+LEARNED_STRONG = 2.0
+
+#: a card the learned reader does not settle is read again from an index box shrunk to this
+#: share of its size about the card's corner (a small index fills more of the network's
+#: input), with the same leads
+LEARNED_ZOOM = 0.85
+
 #: a card the learned reader reads must show at least this share of paper in its interior
 #: (a card back's pattern shows less)
 LEARNED_PAPER = 0.25
 
-#: the learned reader vetoes a built-in profile's read when both its corners name another
-#: card with this share of its own leads
-DISSENT_LEAD = 1.5
+#: the learned reader vetoes a built-in profile's read when one of its corners names
+#: another card with this share of its own leads
+DISSENT_LEAD = 1.8
 
 #: a card the built-in profile reads, this size (effective, pixels) or more, is checked by
 #: the learned index reader: see :meth:`Recognizer._classify`
@@ -1457,7 +1476,7 @@ class Recognizer:
         The profile's glyphs read first (a calibrated deck's own glyphs win); a card they
         leave unknown is read by the learned index reader (:meth:`_read_learned`). A card the
         built-in profile reads on a card of :data:`CROSS_CHECK_SIDE` pixels or more is
-        unknown when both of the learned reader's corners name another card: the built-in
+        unknown when a learned reader's corner names another card clearly: the built-in
         glyphs are rendered ones, and on real print they can read a king of clubs as one
         of spades with a clear margin.
         """
@@ -1473,9 +1492,9 @@ class Recognizer:
             if size >= CROSS_CHECK_SIDE and self._learned_dissents(frame, quad, first, card):
                 return Status.UNKNOWN, None, 0.0, 0
             return status, card, confidence, agreeing
-        # an outline that may hold two cards is read by the profile's glyphs alone, corner
-        # by corner (its two index corners may be two cards' own)
-        learned = None if loose else self._read_learned(frame, quad, size, first)
+        # an outline that may hold two cards is read with stricter leads: its two index
+        # corners may be two cards' own, which never name the same card
+        learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if loose else 1.0)
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
         return status, card, confidence, agreeing
@@ -1483,20 +1502,21 @@ class Recognizer:
     def _learned_dissents(
         self, frame: Image, quad: NDArray[np.float64], first: int, card: Card | None
     ) -> bool:
-        """Whether the learned reader's two corners of the pair ``first`` agree on a card
-        other than ``card``."""
+        """Whether either of the learned reader's two corners of the pair ``first`` names a
+        card other than ``card`` with :data:`DISSENT_LEAD` times its leads (one corner is
+        enough: a built-in profile's read of a loose outline rests on one corner too)."""
         assert self.reader is not None
         p = self.profile
-        a, b = self.reader.read(
+        for c in self.reader.read(
             index_patches(frame, quad, p.aspect, p.index_box, (first, first + 2))
-        )
-        if a.rank != b.rank or a.rank == NO_INDEX or a.suit != b.suit:
-            return False
-        if min(a.rank_lead, b.rank_lead) < DISSENT_LEAD * RANK_LEAD:
-            return False
-        if min(a.suit_lead, b.suit_lead) < DISSENT_LEAD * SUIT_LEAD:
-            return False
-        return card is None or (int(card.rank), int(card.suit)) != (a.rank, a.suit)
+        ):
+            if c.rank == NO_INDEX:
+                continue
+            if c.rank_lead < DISSENT_LEAD * RANK_LEAD or c.suit_lead < DISSENT_LEAD * SUIT_LEAD:
+                continue
+            if card is None or (int(card.rank), int(card.suit)) != (c.rank, c.suit):
+                return True
+        return False
 
     def _classify_glyphs(
         self, frame: Image, quad: NDArray[np.float64], loose: bool = False
@@ -1546,48 +1566,39 @@ class Recognizer:
         return Status.UNKNOWN, None, 0.0, 0
 
     def _read_learned(
-        self, frame: Image, quad: NDArray[np.float64], size: float, first: int
+        self,
+        frame: Image,
+        quad: NDArray[np.float64],
+        size: float,
+        first: int,
+        factor: float = 1.0,
     ) -> tuple[Card, float] | None:
         """The card and confidence the learned index reader gives an outline the profile's
         glyphs left unknown; None when it is not sure.
 
         The two opposite index corners at the ends of a short side (the pair ``first``, then
-        the other) must both name the same rank and suit, each with the leads
-        :data:`~drivers.camera.reader.RANK_LEAD` and :data:`~drivers.camera.reader.SUIT_LEAD`
-        (set from real photographs), in ink of the suit's colour where the frame has colour;
-        and the other pair must not agree on another card. Cards under
-        :data:`LEARNED_MIN_SIDE` pixels are not read.
+        the other) must both name the same rank and suit, each with ``factor`` times the
+        leads :data:`~drivers.camera.reader.RANK_LEAD` and
+        :data:`~drivers.camera.reader.SUIT_LEAD` (set from real photographs), in ink of the
+        suit's colour where the frame has colour; and the other pair must not agree on
+        another card. Where the profile's index box does not settle the card, a box shrunk
+        to :data:`LEARNED_ZOOM` is read the same way (unless no corner showed an index).
+        Cards under :data:`LEARNED_MIN_SIDE` pixels are not read.
         """
         if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
             return None  # a grey frame: a suit's shape alone is too weak a witness
         if _whiteness(frame, quad) < LEARNED_PAPER:
             return None  # a back's pattern, not a face's paper
         p = self.profile
-        corners = self.reader.read(index_patches(frame, quad, p.aspect, p.index_box))
-        said = []  # what each pair's two corners agree on (None: they do not)
-        for k in (first, 1 - first):
-            a, b = corners[k], corners[k + 2]
-            red = a.suit in _RED
-            agree = (
-                a.rank == b.rank != NO_INDEX
-                and a.suit == b.suit
-                and a.red == b.red == red  # the ink shows the suit's colour
-            )
-            said.append((a.rank, a.suit) if agree else None)
-        if any(c.rank != NO_INDEX for c in (corners[first], corners[first + 2])):
-            said[1] = None  # the short side's corners show an index: the others hold none
-        for k, card in zip((first, 1 - first), said, strict=True):
-            if card is None or any(other not in (None, card) for other in said):
-                continue  # no agreement here, or the other pair agrees on another card
-            a, b = corners[k], corners[k + 2]
-            lead = min(
-                a.rank_lead / RANK_LEAD,
-                b.rank_lead / RANK_LEAD,
-                a.suit_lead / SUIT_LEAD,
-                b.suit_lead / SUIT_LEAD,
-            )
-            if lead >= 1.0:
-                return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, lead / 2)
+        x0, y0, x1, y1 = p.index_box
+        zoomed = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
+        for box in (p.index_box, zoomed):
+            corners = self.reader.read(index_patches(frame, quad, p.aspect, box))
+            read = _learned_card(corners, first, factor)
+            if read is not None:
+                return read
+            if all(c.rank == NO_INDEX for c in corners):
+                return None  # no index in any corner: a blank or a back, not read again
         return None
 
     def _confirm_by_pips(
@@ -1765,3 +1776,32 @@ class Recognizer:
     def recognize_many(self, frames: Sequence[Image]) -> list[FrameRecognition]:
         """``recognize`` over several frames."""
         return [self.recognize(f) for f in frames]
+
+
+def _learned_card(corners: list[CornerRead], first: int, need: float) -> tuple[Card, float] | None:
+    """The card the learned reader's four corners name, with its confidence, when the pair
+    of opposite corners ``first`` (or the other pair, where the first shows no index) agree
+    on it with ``need`` times the leads, or one of them with :data:`LEARNED_STRONG` times
+    them; None otherwise."""
+    said = []  # what each pair's two corners agree on (None: they do not)
+    for k in (first, 1 - first):
+        a, b = corners[k], corners[k + 2]
+        red = a.suit in _RED
+        agree = (
+            a.rank == b.rank != NO_INDEX
+            and a.suit == b.suit
+            and a.red == b.red == red  # the ink shows the suit's colour
+        )
+        said.append((a.rank, a.suit) if agree else None)
+    if any(c.rank != NO_INDEX for c in (corners[first], corners[first + 2])):
+        said[1] = None  # the short side's corners show an index: the others hold none
+    for k, card in zip((first, 1 - first), said, strict=True):
+        if card is None or any(other not in (None, card) for other in said):
+            continue  # no agreement here, or the other pair agrees on another card
+        a, b = corners[k], corners[k + 2]
+        each = [min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / need for c in (a, b)]
+        if min(each) >= 1.0:
+            return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, min(each) / 2)
+        if max(each) >= LEARNED_STRONG:  # one corner clear, the other agreeing more faintly
+            return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, max(each) / 4)
+    return None
