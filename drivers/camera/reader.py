@@ -127,7 +127,9 @@ def _median(values: NDArray[np.float32]) -> float:
 def _normalised(patch: Image) -> NDArray[np.uint8]:
     """The corner in grey, stretched so that paper is white and ink black (a dark card's
     light ink is turned over)."""
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+    grey = np.asarray(
+        cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch, np.uint8
+    )
     lo, hi = _stretch_bounds(grey)
     span = max(hi - lo, 1.0)
     out = np.clip((grey.astype(np.float32) - lo) * (255.0 / span), 0, 255)
