@@ -599,19 +599,22 @@ def calibrate_files(
         if refused is not None:
             refused += missing
         samples += laid
-    source = f"calibrated from {len(samples)} photographs"
-    if layout is not None:
-        source = f"calibrated from {len(samples)} cards" + (
-            " and photographs" if images is not None else f" of {layout[0].name}"
-        )
+    before = len(refused) if refused is not None else 0
     profile = calibrate(
         samples,
         name=name or (images.resolve().name if images is not None else "deck"),
-        source=source,
+        source="",
         augment=augment,
         progress=progress,
         refused=refused,
     )
+    learnt = len(samples) - (len(refused) - before if refused is not None else 0)
+    source = f"calibrated from {learnt} photographs"
+    if layout is not None:
+        source = f"calibrated from {learnt} cards" + (
+            " and photographs" if images is not None else f" of {layout[0].name}"
+        )
+    profile = replace(profile, source=source)
     if refused:
         deck = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
         bad = {r.name for r in refused}

@@ -167,7 +167,7 @@ def test_a_laid_out_deck_calibrates_and_an_empty_place_is_refused(tmp_path: Path
     write_image(path, image)
     out: list[Refusal] = []
     profile = calibrate_files(None, None, augment=2, layout=(path, "4x13", order), refused=out)
-    assert profile.source == "calibrated from 52 cards of deck.png; lacks 5H"
+    assert profile.source == "calibrated from 51 cards of deck.png; lacks 5H"
     assert [str(r) for r in out] == [
         "deck.png row 2 column 5 (5H): found no card shape there, and no index (a rank over a "
         "suit, 5H) in the corners of the place its neighbours give (outlined); lay the cards "
