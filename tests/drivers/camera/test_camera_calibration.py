@@ -178,6 +178,27 @@ def test_a_laid_out_deck_calibrates_and_an_empty_place_is_refused(tmp_path: Path
         calibrate_files(None, None, augment=2, layout=(path, "4x13", order))
 
 
+def test_two_laid_out_cards_touching_are_learnt_where_their_neighbours_put_them() -> None:
+    grid = parse_layout("4x13", "rows=SHDC cols=A23456789TJQK")
+    moved = {(1, 4): 0.14, (1, 5): -0.14}  # the five and six of hearts pushed together
+    placements = [
+        CardPlacement(card, (c + 0.5 + moved.get((r, c), 0.0)) / 13, (r + 0.5) / 4, 0.0, HELD_OUT)
+        for r, line in enumerate(grid)
+        for c, card in enumerate(line)
+    ]
+    options = SceneOptions(width=2080, height=1000, card_width=0.055)
+    image = render_scene(placements, options, seed=2).image
+    samples, refused = layout_samples(image, "deck.png", grid)
+    placed = {s.card.code: s.quad.mean(axis=0) for s in samples if s.placed}
+    assert sorted(placed) == ["5H", "6H"] and not refused
+    # the outline moved from the column's centre onto the card's own edges
+    assert np.allclose(placed["5H"], ((4.64 / 13) * 2080, 1.5 / 4 * 1000), atol=3)
+    assert np.allclose(placed["6H"], ((5.36 / 13) * 2080, 1.5 / 4 * 1000), atol=3)
+    out: list[Refusal] = []
+    calibrate(samples, name="x", source="x", augment=2, refused=out)
+    assert out == []
+
+
 def test_refused_photographs_are_listed_and_the_rest_calibrate() -> None:
     samples = render_deck(HELD_OUT, card_px=150, seed=4)
     blank = Sample(np.full((200, 200, 3), 90, np.uint8), samples[0].card, "blank.png")
