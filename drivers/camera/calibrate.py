@@ -61,6 +61,7 @@ class Sample:
     card: Card
     name: str
     quad: NDArray[np.float64] | None = None
+    placed: bool = False  # the outline is the layout place's, from its neighbours: none was found
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,12 @@ def calibrate(
                 f"{sample.name}: expected a rank over a suit in a corner of the card "
                 f"({sample.card}), found no index; photograph the card flat and in focus"
             )
+            if sample.placed:
+                message = (
+                    f"{sample.name}: found no card shape there, and no index (a rank over a "
+                    f"suit, {sample.card}) in the corners of the place its neighbours give "
+                    "(outlined); lay the cards apart, flat and whole, and photograph again"
+                )
             if refused is None:
                 raise CalibrationError(message)
             refused.append(_refusal(sample, message, quad))
@@ -483,6 +490,11 @@ def layout_samples(
             if len(held) == 1:
                 samples.append(Sample(image, card, where, held[0]))
             elif not held:
+                place = _place(places, r, c, xs[c], ys[r])
+                if place is not None:  # read where its neighbours put the card
+                    place = _fit_edges(image, place)
+                    samples.append(Sample(image, card, where, place, placed=True))
+                    continue
                 x, y = xs[c], ys[r]
                 w, h = size_x / 2, size_y / 2
                 place = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
@@ -492,6 +504,66 @@ def layout_samples(
                 reason = f"found {len(held)} card shapes there, expected one"
                 refused.append(Refusal(where, card, reason, image, tuple(held)))
     return samples, refused
+
+
+def _place(
+    places: dict[tuple[int, int], list[NDArray[np.float64]]], r: int, c: int, x: float, y: float
+) -> NDArray[np.float64] | None:
+    """The outline of a layout place where no card shape was found (a card whose outline
+    runs into a neighbour's, or into glare), from the cards found around it: the nearest
+    one's outline (its size, turn and perspective) moved to the place's centre, the centre's
+    height from the cards beside it in its row and its width from those above and below it
+    in its column. None when no card beside, above or below it was found."""
+
+    def centres(spots: list[tuple[int, int]]) -> list[NDArray[np.float64]]:
+        return [held[0].mean(axis=0) for s in spots if len(held := places.get(s, [])) == 1]
+
+    beside = centres([(r, c - 1), (r, c + 1)])
+    over = centres([(r - 1, c), (r + 1, c)])
+    nearest = [
+        held[0]
+        for s in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c))
+        if len(held := places.get(s, [])) == 1
+    ]
+    if not nearest:
+        return None
+    cx = float(np.mean([p[0] for p in over])) if over else x
+    if not over and len(beside) == 2:
+        cx = float(np.mean([p[0] for p in beside]))
+    cy = float(np.mean([p[1] for p in beside])) if beside else y
+    if not beside and len(over) == 2:
+        cy = float(np.mean([p[1] for p in over]))
+    shape = nearest[0] - nearest[0].mean(axis=0)
+    return np.asarray(shape + np.array([cx, cy]), np.float64)
+
+
+def _fit_edges(image: Image, quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``quad`` turned (up to 6 degrees) and moved (up to a fifth of its short side) to where
+    its sides lie best on the photograph's edges: the straight runs of each side, corners
+    left out, where the brightness changes most."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), (5, 5), 0).astype(np.float32)
+    edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    t = np.linspace(0.15, 0.85, 40)[:, None]
+    ends = np.roll(quad, -1, 0)
+    points = np.concatenate([a + t * (b - a) for a, b in zip(quad, ends, strict=True)])
+    centre = quad.mean(axis=0)
+    reach = max(2, round(0.2 * float(np.min(np.hypot(*(quad - ends).T)))))
+    steps = np.arange(-reach, reach + 1, max(1, reach // 20))
+    dx, dy = (g.ravel() for g in np.meshgrid(steps, steps))
+    h, w = edges.shape
+    best, best_score = quad, -1.0
+    for degrees in range(-6, 7, 2):
+        a = np.radians(degrees)
+        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        turned = (points - centre) @ turn.T + centre
+        xs = np.clip(np.round(turned[:, 0][None] + dx[:, None]), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.round(turned[:, 1][None] + dy[:, None]), 0, h - 1).astype(np.intp)
+        scores = edges[ys, xs].mean(axis=1)
+        k = int(np.argmax(scores))
+        if scores[k] > best_score:
+            best_score = float(scores[k])
+            best = (quad - centre) @ turn.T + centre + np.array([dx[k], dy[k]])
+    return np.asarray(best, np.float64)
 
 
 def _runs(values: NDArray[np.float64], gap: float) -> list[NDArray[np.float64]]:
@@ -527,19 +599,22 @@ def calibrate_files(
         if refused is not None:
             refused += missing
         samples += laid
-    source = f"calibrated from {len(samples)} photographs"
-    if layout is not None:
-        source = f"calibrated from {len(samples)} cards" + (
-            " and photographs" if images is not None else f" of {layout[0].name}"
-        )
+    before = len(refused) if refused is not None else 0
     profile = calibrate(
         samples,
         name=name or (images.resolve().name if images is not None else "deck"),
-        source=source,
+        source="",
         augment=augment,
         progress=progress,
         refused=refused,
     )
+    learnt = len(samples) - (len(refused) - before if refused is not None else 0)
+    source = f"calibrated from {learnt} photographs"
+    if layout is not None:
+        source = f"calibrated from {learnt} cards" + (
+            " and photographs" if images is not None else f" of {layout[0].name}"
+        )
+    profile = replace(profile, source=source)
     if refused:
         deck = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
         bad = {r.name for r in refused}
