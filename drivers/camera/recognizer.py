@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -27,6 +27,7 @@ from drivers.camera.profile import Profile, builtin_profile
 from drivers.camera.reader import (
     NO_INDEX,
     RANK_LEAD,
+    RED_INK,
     SUIT_LEAD,
     CornerRead,
     IndexReader,
@@ -155,6 +156,21 @@ LEARNED_STRONG = 2.0
 #: share of its size about the card's corner (a small index fills more of the network's
 #: input), with the same leads
 LEARNED_ZOOM = 0.85
+
+#: on a greyscale frame (no ink colour to say red or black) the learned reader settles a
+#: card only on both corners of a pair naming it, each with this many times the leads: the
+#: suit rests on its shape alone
+LEARNED_GREY = 1.5
+
+#: two corners naming the same number card (two to ten), one with the leads and the other
+#: more faintly, settle it when the middle of the card shows exactly that many pips in ink
+#: of the suit's colour (on real photographs, two of the three cards such corners alone
+#: read wrong named another number of the same suit)
+LEARNED_PIPS = 1.0
+
+#: a pip is taken as at least about this share of the card's height (the least an index's
+#: suit symbol is printed at on the decks measured): smaller print is no pip
+PIP_SHARE = 0.06
 
 #: a card the learned reader reads must show at least this share of paper in its interior
 #: (a card back's pattern shows less)
@@ -1585,8 +1601,11 @@ class Recognizer:
         to :data:`LEARNED_ZOOM` is read the same way (unless no corner showed an index).
         Cards under :data:`LEARNED_MIN_SIDE` pixels are not read.
         """
-        if self.reader is None or size < LEARNED_MIN_SIDE or not has_colour(frame):
-            return None  # a grey frame: a suit's shape alone is too weak a witness
+        if self.reader is None or size < LEARNED_MIN_SIDE:
+            return None
+        colour = has_colour(frame)
+        if not colour:  # a grey frame: the suit's shape alone, with stricter leads
+            factor *= LEARNED_GREY
         if _whiteness(frame, quad) < LEARNED_PAPER:
             return None  # a back's pattern, not a face's paper
         p = self.profile
@@ -1594,12 +1613,33 @@ class Recognizer:
         zoomed = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
         for box in (p.index_box, zoomed):
             corners = self.reader.read(index_patches(frame, quad, p.aspect, box))
-            read = _learned_card(corners, first, factor)
+            read = _learned_card(
+                corners,
+                first,
+                factor,
+                colour=colour,
+                centre=lambda card, k: self._pips_show(frame, quad, k, card),
+            )
             if read is not None:
                 return read
             if all(c.rank == NO_INDEX for c in corners):
                 return None  # no index in any corner: a blank or a back, not read again
         return None
+
+    def _pips_show(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
+        """Whether the middle of the card, read with corner ``k`` as its top-left, shows
+        exactly the pips of the number card ``card`` (two to ten) in its suit's colour."""
+        expected = pip_count(int(card.rank))
+        if not 2 <= expected <= 10:
+            return False  # an ace's one pip or a court figure is no count to check
+        _, ch = canonical_size(self.profile.aspect)
+        middle = pip_patch(frame, quad, self.profile.aspect, k)
+        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_BOX[1] * ch))
+        if pips is None or pips.count != expected:
+            return False
+        if card.suit in _RED:
+            return pips.redness >= RED_INK
+        return pips.redness < 0.5 * RED_INK
 
     def _confirm_by_pips(
         self, frame: Image, quad: NDArray[np.float64], read: IndexRead, size: float
@@ -1778,11 +1818,27 @@ class Recognizer:
         return [self.recognize(f) for f in frames]
 
 
-def _learned_card(corners: list[CornerRead], first: int, need: float) -> tuple[Card, float] | None:
+def _learned_card(
+    corners: list[CornerRead],
+    first: int,
+    need: float,
+    *,
+    colour: bool = True,
+    centre: Callable[[Card, int], bool] | None = None,
+) -> tuple[Card, float] | None:
     """The card the learned reader's four corners name, with its confidence, when the pair
     of opposite corners ``first`` (or the other pair, where the first shows no index) agree
     on it with ``need`` times the leads, or one of them with :data:`LEARNED_STRONG` times
-    them; None otherwise."""
+    them; None otherwise.
+
+    ``colour``: the frame shows colour, so the ink must show the suit's. A greyscale frame's
+    card is settled only by both corners clearing ``need`` times the leads (the caller
+    raises ``need`` by :data:`LEARNED_GREY`).
+
+    ``centre(card, k)``: whether the middle of the card, read with corner ``k`` as its
+    top-left, confirms ``card`` (:meth:`Recognizer._pips_show`); it settles a pair of which
+    one corner clears :data:`LEARNED_PIPS` times the leads and the other agrees more
+    faintly."""
     said = []  # what each pair's two corners agree on (None: they do not)
     for k in (first, 1 - first):
         a, b = corners[k], corners[k + 2]
@@ -1790,7 +1846,7 @@ def _learned_card(corners: list[CornerRead], first: int, need: float) -> tuple[C
         agree = (
             a.rank == b.rank != NO_INDEX
             and a.suit == b.suit
-            and a.red == b.red == red  # the ink shows the suit's colour
+            and (a.red == b.red == red or not colour)  # the ink shows the suit's colour
         )
         said.append((a.rank, a.suit) if agree else None)
     if any(c.rank != NO_INDEX for c in (corners[first], corners[first + 2])):
@@ -1802,6 +1858,11 @@ def _learned_card(corners: list[CornerRead], first: int, need: float) -> tuple[C
         each = [min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / need for c in (a, b)]
         if min(each) >= 1.0:
             return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, min(each) / 2)
-        if max(each) >= LEARNED_STRONG:  # one corner clear, the other agreeing more faintly
+        if (
+            colour and max(each) >= LEARNED_STRONG
+        ):  # one corner clear, the other agreeing more faintly
             return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, max(each) / 4)
+        named = Card.of(Rank(card[0]), Suit(card[1]))
+        if colour and centre is not None and max(each) >= LEARNED_PIPS and centre(named, k):
+            return named, min(1.0, max(each) / 4)
     return None
