@@ -76,6 +76,8 @@ __all__ = [
     "patch_origin",
     "pip_patch",
     "refine_quads",
+    "shows_ace",
+    "shows_figure",
     "shows_print",
 ]
 
@@ -165,8 +167,26 @@ LEARNED_GREY = 1.5
 #: two corners naming the same number card (two to ten), one with the leads and the other
 #: more faintly, settle it when the middle of the card shows exactly that many pips in ink
 #: of the suit's colour (on real photographs, two of the three cards such corners alone
-#: read wrong named another number of the same suit)
+#: read wrong named another number of the same suit); an ace or a court card, when the
+#: middle shows its kind (:func:`shows_ace`, :func:`shows_figure`)
 LEARNED_PIPS = 1.0
+
+#: an ace's one pip is at least this share of the card's height (about twice the least an
+#: index's suit symbol is printed at): two corners naming an ace, one with the leads and
+#: the other more faintly, settle it when the middle shows one such pip alone, on the
+#: middle row, in ink of the suit's colour
+ACE_PIP_SHARE = 0.12
+#: ... with other print in the middle adding up to no more than this share of the pip's
+ACE_ALONE = 0.25
+
+#: a court card's figure: the print of the card's middle (ink or colour) joined into one
+#: piece spans at least this share of the middle's width and height ...
+FIGURE_SPAN = 0.6
+#: ... covers at least this share of the box it spans ...
+FIGURE_FILL = 0.25
+#: ... and at least this share of it is coloured other than red (the figure's blue,
+#: yellow or green: a red number card's pips are red only)
+FIGURE_COLOUR = 0.03
 
 #: a pip is taken as at least about this share of the card's height (the least an index's
 #: suit symbol is printed at on the decks measured): smaller print is no pip
@@ -1618,13 +1638,26 @@ class Recognizer:
                 first,
                 factor,
                 colour=colour,
-                centre=lambda card, k: self._pips_show(frame, quad, k, card),
+                centre=lambda card, k: self._middle_shows(frame, quad, k, card),
             )
             if read is not None:
                 return read
             if all(c.rank == NO_INDEX for c in corners):
                 return None  # no index in any corner: a blank or a back, not read again
         return None
+
+    def _middle_shows(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
+        """Whether the middle of the card, read with corner ``k`` as its top-left, agrees
+        with ``card``: a number card's pips (:meth:`_pips_show`), an ace's one large pip
+        (:func:`shows_ace`), a court card's framed figure (:func:`shows_figure`)."""
+        rank = int(card.rank)
+        if 2 <= pip_count(rank) <= 10:
+            return self._pips_show(frame, quad, k, card)
+        _, ch = canonical_size(self.profile.aspect)
+        middle = pip_patch(frame, quad, self.profile.aspect, k)
+        if pip_count(rank) == 1:
+            return shows_ace(middle, float(ch), -round(PIP_BOX[1] * ch), card.suit in _RED)
+        return shows_figure(middle)
 
     def _pips_show(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
         """Whether the middle of the card, read with corner ``k`` as its top-left, shows
@@ -1818,6 +1851,58 @@ class Recognizer:
         return [self.recognize(f) for f in frames]
 
 
+def shows_ace(middle: Image, card_height: float, top: float, red: bool) -> bool:
+    """Whether a card's rectified middle (:func:`pip_patch`) shows an ace: one pip of at
+    least :data:`ACE_PIP_SHARE` of the card's height on its middle row, no other pip of an
+    index suit's size beside it, in ink of the suit's colour (``red``)."""
+    big = read_pips(middle, card_height, ACE_PIP_SHARE * card_height, top)
+    if big is None or big.count != 1 or len(big.middle) != 1:
+        return False
+    small = read_pips(middle, card_height, PIP_SHARE * card_height, top)
+    if small is not None and small.count > 1:
+        return False  # a number card's pips
+    gray = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY)
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    areas = np.sort(stats[1:, cv2.CC_STAT_AREA])
+    if areas.size == 0 or areas[:-1].sum() > ACE_ALONE * areas[-1]:
+        return False  # other print beside the pip (pips cut by the border, a figure)
+    if red:
+        return big.redness >= RED_INK
+    return big.redness < 0.5 * RED_INK
+
+
+def shows_figure(middle: Image) -> bool:
+    """Whether a card's rectified middle (:func:`pip_patch`) shows a court card's figure:
+    its print (darker than paper, or coloured) joined into one piece spanning
+    :data:`FIGURE_SPAN` of the middle each way and filling :data:`FIGURE_FILL` of that
+    box, with :data:`FIGURE_COLOUR` of it in colours other than red (pips are printed in
+    one ink; a figure in several)."""
+    h, w = middle.shape[:2]
+    gray = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY)
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(ink)
+    if cv2.countNonZero(paper_mask) < 0.1 * h * w:
+        return False  # no paper to measure colour against
+    paper = np.array(cv2.mean(middle, paper_mask)[:3]) + 1.0
+    balanced = np.clip(middle.astype(np.float32) / paper * 200.0, 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    hue, sat = hsv[..., 0], hsv[..., 1]
+    coloured = sat >= 80
+    printed = ((ink > 0) | coloured).astype(np.uint8)
+    printed = cv2.dilate(printed, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(printed, connectivity=8)
+    if n < 2:
+        return False
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, area = (int(v) for v in stats[i])
+    if bw < FIGURE_SPAN * w or bh < FIGURE_SPAN * h or area < FIGURE_FILL * bw * bh:
+        return False
+    box = (labels[y : y + bh, x : x + bw] == i) & coloured[y : y + bh, x : x + bw]
+    not_red = box & (hue[y : y + bh, x : x + bw] >= 12) & (hue[y : y + bh, x : x + bw] <= 160)
+    return bool(np.count_nonzero(not_red) >= FIGURE_COLOUR * bw * bh)
+
+
 def _learned_card(
     corners: list[CornerRead],
     first: int,
@@ -1836,7 +1921,8 @@ def _learned_card(
     raises ``need`` by :data:`LEARNED_GREY`).
 
     ``centre(card, k)``: whether the middle of the card, read with corner ``k`` as its
-    top-left, confirms ``card`` (:meth:`Recognizer._pips_show`); it settles a pair of which
+    top-left, confirms ``card`` (:meth:`Recognizer._middle_shows`: a number card's pips, an
+    ace's one large pip, a court card's figure); it settles a pair of which
     one corner clears :data:`LEARNED_PIPS` times the leads and the other agrees more
     faintly."""
     said = []  # what each pair's two corners agree on (None: they do not)

@@ -8,6 +8,7 @@ import pytest
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
 from drivers.camera.evaluate import real_photos
+from drivers.camera.glyphs import PIP_BOX, pip_count
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
     MIN_CARD_SIDE,
@@ -17,9 +18,13 @@ from drivers.camera.recognizer import (
     SMALL_SUIT_MARGIN,
     Recognizer,
     Status,
+    canonical_size,
     effective_size,
     locate,
     needed_margins,
+    pip_patch,
+    shows_ace,
+    shows_figure,
     shows_print,
 )
 from simulators.camera.accuracy import measure, rendered_frames
@@ -182,6 +187,31 @@ def test_small_suit_symbols_need_a_larger_lead_and_none_below_the_floor() -> Non
     # an oblique view: the foreshortened direction counts
     quad = np.array([[0, 0], [80, 0], [80, 90], [0, 90]], np.float64)
     assert effective_size(quad, 240 / 336) == pytest.approx(90 * 240 / 336)
+
+
+def test_the_middle_of_a_card_tells_an_ace_a_court_card_and_a_number_card_apart(
+    recognizer: Recognizer,
+) -> None:
+    # an ace's one large pip and a court card's framed figure in colours confirm a faint
+    # index corner; no number card's middle, read from any corner, shows either
+    _, ch = canonical_size(recognizer.profile.aspect)
+    top = -round(PIP_BOX[1] * ch)
+    figures = 0
+    for sample in render_deck(FaceStyle(), card_px=200, seed=1):
+        found = recognizer.recognize(sample.image).detections
+        assert len(found) == 1, sample.card
+        quad = np.asarray(found[0].corners, np.float64)
+        pips = pip_count(int(sample.card.rank))
+        red = sample.card.code[-1] in "HD"
+        for k in range(4):
+            middle = pip_patch(sample.image, quad, recognizer.profile.aspect, k)
+            ace = shows_ace(middle, float(ch), top, red)
+            figure = shows_figure(middle)
+            assert ace == (pips == 1), (sample.card, k)
+            assert not (figure and pips), (sample.card, k)
+            assert not shows_ace(middle, float(ch), top, not red), (sample.card, k)
+            figures += figure
+    assert figures >= 36  # of 48 court-card views, 40 measured
 
 
 def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> None:

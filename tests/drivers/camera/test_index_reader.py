@@ -254,7 +254,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 115, counts  # measured: 125 of 943, none wrong
+    assert counts["right"] >= 125, counts  # measured: 134 of 943, none wrong
 
 
 def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm() -> None:
