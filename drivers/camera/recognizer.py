@@ -192,6 +192,13 @@ FIGURE_COLOUR = 0.03
 #: suit symbol is printed at on the decks measured): smaller print is no pip
 PIP_SHARE = 0.06
 
+#: the middle of a card whose pips confirm one clear corner: wider and taller than
+#: :data:`~drivers.camera.glyphs.PIP_BOX`, as some decks (Bicycle's among them) print their
+#: outer pips out to about a seventh of the card's width and height from its edges; a pip
+#: cut by the box's edge is not counted, and an index corner's glyphs reach into the box
+#: only across its edge
+PIP_CHECK_BOX = (0.11, 0.05, 0.89, 0.95)
+
 #: a card the learned reader reads must show at least this share of paper in its interior
 #: (a card back's pattern shows less)
 LEARNED_PAPER = 0.25
@@ -1219,11 +1226,17 @@ def index_patches(
     return out
 
 
-def pip_patch(frame: Image, quad: NDArray[np.float64], aspect: float, k: int) -> Image:
-    """The middle of the card (:data:`~drivers.camera.glyphs.PIP_BOX`), rectified, with
-    corner ``k`` taken as the card's top-left."""
+def pip_patch(
+    frame: Image,
+    quad: NDArray[np.float64],
+    aspect: float,
+    k: int,
+    box: tuple[float, float, float, float] = PIP_BOX,
+) -> Image:
+    """The middle of the card (``box``, by default :data:`~drivers.camera.glyphs.PIP_BOX`),
+    rectified, with corner ``k`` taken as the card's top-left."""
     cw, ch = canonical_size(aspect)
-    x0, y0, x1, y1 = PIP_BOX
+    x0, y0, x1, y1 = box
     bx, by = round(x0 * cw), round(y0 * ch)
     dst = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
     shift = np.array([[1, 0, -bx], [0, 1, -by], [0, 0, 1]], np.float64)
@@ -1666,8 +1679,8 @@ class Recognizer:
         if not 2 <= expected <= 10:
             return False  # an ace's one pip or a court figure is no count to check
         _, ch = canonical_size(self.profile.aspect)
-        middle = pip_patch(frame, quad, self.profile.aspect, k)
-        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_BOX[1] * ch))
+        middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
+        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
         if pips is None or pips.count != expected:
             return False
         if card.suit in _RED:
