@@ -1903,7 +1903,7 @@ def shows_figure(middle: Image) -> bool:
     hue, sat = hsv[..., 0], hsv[..., 1]
     coloured = sat >= 80
     printed = ((ink > 0) | coloured).astype(np.uint8)
-    printed = cv2.dilate(printed, np.ones((3, 3), np.uint8))
+    printed = np.asarray(cv2.dilate(printed, np.ones((3, 3), np.uint8)), np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(printed, connectivity=8)
     if n < 2:
         return False
