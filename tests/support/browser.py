@@ -7,8 +7,11 @@ by Selenium through ``/usr/bin/chromedriver``, given explicitly so that nothing 
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +33,23 @@ FLAGS = (
 
 
 def available() -> bool:
-    """Whether Chromium and its driver are installed (``apt install chromium chromium-driver``)."""
-    return CHROMIUM.exists() and CHROMEDRIVER.exists()
+    """Whether Chromium and its driver are installed (``apt install chromium chromium-driver``).
+
+    Under CI (``CI`` set) they always count as there: ``.ci/run`` installs them, so a page
+    test that cannot start its browser fails there instead of skipping.
+    """
+    return bool(os.environ.get("CI")) or (CHROMIUM.exists() and CHROMEDRIVER.exists())
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll ``predicate`` until it returns something true (bounded); its value is returned."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
 def chrome(width: int = 1920, height: int = 1080, *, scale: float = 1.0) -> Any:

@@ -24,7 +24,8 @@ from simulators.dealer.crew import Crew, seats_for
 from tablectl.running import RunningTable
 from tablectl.web.server import WebServer
 from tests.support import browser
-from tests.support.screenshots import click, count, wait_for
+from tests.support.browser import wait_for
+from tests.support.screenshots import click, count
 
 TABLE = "P1"
 TABLE_FILE = """

@@ -23,6 +23,7 @@ from simulators.dealer.crew import Crew
 from tablectl.running import RunningTable
 from tablectl.web.server import WebServer
 from tests.support import browser
+from tests.support.browser import wait_for
 
 TABLE = "T1"
 TABLE_FILE = """
@@ -44,17 +45,6 @@ dialect = "framed"
 rate = 6
 seed = 21
 """
-
-
-def wait_for(predicate: Any, timeout: float, what: str) -> Any:
-    """Poll ``predicate`` until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise SystemExit(f"screenshots: waited {timeout:g} s for {what}")
 
 
 def click(driver: Any, css: str) -> Any:

@@ -17,7 +17,7 @@ from drivers.camera.calibrate import (
     parse_layout,
     read_labels,
 )
-from drivers.camera.evaluate import evaluate, real_photos
+from drivers.camera.evaluate import evaluate
 from drivers.camera.evaluate import read_labels as read_real_labels
 from drivers.camera.imageio import write_image
 from drivers.camera.profile import FORMAT, builtin_profile, load_profile
@@ -25,6 +25,7 @@ from drivers.camera.recognizer import Recognizer
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
 from simulators.camera.scene import CardPlacement, SceneOptions, render_scene, scatter_cards
+from tests.support.real_cards import real_photo
 
 # a font and index layout the built-in profile was not made from
 HELD_OUT = replace(FaceStyle(), font="plain", thickness=3, rank_height=0.1, index_x=0.11)
@@ -210,10 +211,8 @@ def test_refused_photographs_are_listed_and_the_rest_calibrate() -> None:
 
 
 def test_a_real_laid_out_deck_calibrates_a_profile_that_reads_its_other_photos() -> None:
-    root = real_photos()
-    photo = root / "images" / "ger_all_cards.jpg"
-    if not photo.exists():
-        pytest.skip(f"no labelled real photographs at {root} (set TABLECTL_REAL_CARDS)")
+    photo = real_photo("ger_all_cards.jpg")
+    root = photo.parents[1]
     refused: list[Refusal] = []
     profile = calibrate_files(
         None, None, augment=6, refused=refused,

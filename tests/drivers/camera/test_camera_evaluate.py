@@ -12,13 +12,13 @@ from drivers.camera.evaluate import (
     evaluate,
     read_labels,
     read_meta,
-    real_photos,
     score_image,
 )
 from drivers.camera.imageio import write_image
 from drivers.camera.recognizer import FrameRecognition, Recognition, Recognizer, Status
 from simulators.camera.stream import deal_frames
 from tablectl.cli import main
+from tests.support.real_cards import real_cards
 
 BOX = ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
 
@@ -149,10 +149,7 @@ def test_cli_evaluate_prints_figures_by_subset_and_json(
 
 
 def _real() -> Path:
-    root = real_photos()
-    if not (root / "labels.csv").exists():
-        pytest.skip(f"no labelled real photographs at {root} (set TABLECTL_REAL_CARDS)")
-    return root
+    return real_cards()
 
 
 def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recognizer) -> None:

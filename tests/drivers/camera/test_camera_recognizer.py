@@ -7,7 +7,6 @@ import pytest
 
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
-from drivers.camera.evaluate import real_photos
 from drivers.camera.glyphs import PIP_BOX, pip_count
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
@@ -39,6 +38,7 @@ from simulators.camera.scene import (
     render_scene,
     scatter_cards,
 )
+from tests.support.real_cards import real_photo
 
 
 def test_dealt_table_reads_every_card_in_its_zone(
@@ -363,9 +363,7 @@ def test_a_card_filling_the_frame_is_found(height: int, recognizer: Recognizer) 
 
 def test_a_card_the_paper_test_misses_in_a_glare_is_found_by_its_edges() -> None:
     # a three of diamonds on dark granite beside a broad glare: paper and glare run together
-    photo = real_photos() / "images" / "amm_IMG_20220921_194542.jpg"
-    if not photo.exists():
-        pytest.skip(f"no labelled real photographs at {real_photos()} (set TABLECTL_REAL_CARDS)")
+    photo = real_photo("amm_IMG_20220921_194542.jpg")
     cards = locate(read_image(photo)).cards()
     assert cards, "no card outline found"
     x, y = cards[0].mean(axis=0)
@@ -384,8 +382,6 @@ def test_a_stretch_of_table_is_no_part_of_a_card() -> None:
 def test_a_card_on_light_wood_whose_shadow_joins_its_paper_is_found_by_its_edges() -> None:
     # a three of spades photographed on light wood: the paper test's blob runs into the
     # shadow, the card's edges give it whole (a calibration photograph of deck A)
-    photo = real_photos() / "images" / "amm_IMG_20220921_200521.jpg"
-    if not photo.exists():
-        pytest.skip(f"no labelled real photographs at {real_photos()} (set TABLECTL_REAL_CARDS)")
+    photo = real_photo("amm_IMG_20220921_200521.jpg")
     cards = locate(read_image(photo)).cards()
     assert len(cards) == 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import os
 import random
 import sys
 from collections import Counter
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 
 from controller.cards import Card
+from drivers.camera.evaluate import real_photos
 from drivers.camera.reader import (
     INDEX_MODEL,
     NO_INDEX,
@@ -37,17 +37,17 @@ from drivers.camera.recognizer import (
     Status,
     _learned_card,
 )
+from tests.support.real_cards import real_cards
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the real photographs (development and test only, never shipped), beside the project
-REAL_CARDS = Path(os.environ.get("TABLECTL_REAL_CARDS", ROOT.parent / "shared" / "real-cards"))
+REAL_CARDS = real_photos()
 #: decks with standard rank-over-suit indices (the others: gold and silver on black, four
 #: corners, German letters)
 STANDARD_DECKS = "ACDEFIJ"
 
 
 def _trainer() -> ModuleType:
-    pytest.importorskip("PIL")
     spec = importlib.util.spec_from_file_location(
         "train_index_reader", ROOT / "tools" / "train_index_reader.py"
     )
@@ -210,8 +210,7 @@ def test_training_again_gives_the_same_accuracy(tmp_path: Path) -> None:
 
 
 def _real_photos(decks: str) -> list[tuple[Path, str, set[str]]]:
-    if not (REAL_CARDS / "sources.csv").is_file():
-        pytest.skip(f"no real photographs at {REAL_CARDS} (set TABLECTL_REAL_CARDS)")
+    real_cards("sources.csv")
     with (REAL_CARDS / "sources.csv").open() as f:
         deck = {r["file"]: r["deck"][5] for r in csv.DictReader(f)}
     photos = []

@@ -21,14 +21,13 @@ from drivers.mqtt.client import BrokerAddress
 from drivers.mqtt.embedded import EmbeddedBroker
 from tablectl.running import RunningTable
 from tablectl.scenario import play_scenario
+from tablectl.web.server import WebServer
 from tests.support import browser
+from tests.support.browser import wait_for
 from tests.support.journals import journal_from_scenarios, scenario_text
 
 pytestmark = pytest.mark.skipif(
     not browser.available(), reason="Chromium and chromedriver are not installed"
-)
-server_module = pytest.importorskip(
-    "tablectl.web.server", reason="the web server (tablectl.web.server) is not in this tree"
 )
 
 #: the DOM's dealer command buttons against the dealer state's `can`: [name, enabled, can]
@@ -63,26 +62,13 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def site(journal: Path) -> Iterator[tuple[EmbeddedBroker, Any]]:
     with EmbeddedBroker() as broker:
-        server = server_module.WebServer(
+        server = WebServer(
             BrokerAddress("127.0.0.1", broker.port), "127.0.0.1", 0, journals={"P1": journal}
         ).start()
         try:
             yield broker, server
         finally:
             server.stop()
-
-
-def wait_for(predicate: Any, timeout: float, what: str) -> Any:
-    """Poll ``predicate`` until it returns something true (bounded)."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
 def box_table(table_id: str, folder: Path, address: BrokerAddress) -> RunningTable:

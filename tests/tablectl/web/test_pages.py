@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from tablectl.commands.demo import run_table, table_id_of
 from tablectl.running import RunningTable
 from tablectl.web.server import WebServer
 from tests.support import browser
+from tests.support.browser import wait_for
 
 pytestmark = pytest.mark.skipif(
     not browser.available(), reason="Chromium and chromedriver are not installed"
@@ -68,17 +68,6 @@ def site() -> Iterator[tuple[EmbeddedBroker, WebServer]]:
             yield broker, server
         finally:
             server.stop()
-
-
-def wait_for(predicate: Any, timeout: float, what: str) -> Any:
-    """Poll ``predicate`` until it returns something true (bounded)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
 def demo_args(hands: int) -> argparse.Namespace:
