@@ -85,35 +85,35 @@ async def rounds(request: web.Request) -> web.Response:
     return web.json_response({"table": request.match_info["table"], "rounds": found})
 
 
-async def one_round(request: web.Request) -> web.Response:
-    """``GET /api/T/rounds/R``: the round's steps."""
+async def _of_round(request: web.Request, work: Callable[[Path, str], Any]) -> Any:
+    """``work(journal, round_id)`` for the request's table and round, off the loop; or the
+    refusal to answer (a :class:`web.Response`)."""
     path, rid = _journal(request), _round_id(request)
     if isinstance(path, web.Response):
         return path
     if isinstance(rid, web.Response):
         return rid
+    table = request.match_info["table"]
     try:
-        found = await _off_loop(lambda: replay.round_steps(path, rid))
+        return await _off_loop(lambda: work(path, rid))
     except KeyError:
-        return _error(404, f"expected a round of table {request.match_info['table']}; got {rid}")
+        return _error(404, f"expected a round of table {table}; got {rid}")
     except TableError as error:
-        return _error(500, f"the journal of {request.match_info['table']} cannot be read: {error}")
-    return web.json_response(found)
+        return _error(500, f"the journal of {table} cannot be read: {error}")
+
+
+async def one_round(request: web.Request) -> web.Response:
+    """``GET /api/T/rounds/R``: the round's steps."""
+    found = await _of_round(request, replay.round_steps)
+    return found if isinstance(found, web.Response) else web.json_response(found)
 
 
 async def scenario(request: web.Request) -> web.Response:
     """``GET /api/T/rounds/R/scenario``: the round as a scenario file."""
-    path, rid = _journal(request), _round_id(request)
-    if isinstance(path, web.Response):
-        return path
-    if isinstance(rid, web.Response):
-        return rid
-    try:
-        text = await _off_loop(lambda: replay.round_scenario(path, rid))
-    except KeyError:
-        return _error(404, f"expected a round of table {request.match_info['table']}; got {rid}")
-    except TableError as error:
-        return _error(500, f"the journal of {request.match_info['table']} cannot be read: {error}")
+    text = await _of_round(request, replay.round_scenario)
+    if isinstance(text, web.Response):
+        return text
+    rid = request.match_info["round_id"]  # checked by _of_round
     return web.Response(
         text=text,
         content_type="text/plain",
