@@ -8,18 +8,21 @@ rendered in many fonts and styles, degraded as a camera degrades them
 glyph has to be cut out first, so a rank touching its suit, a jumbo index or a dark card's
 light ink still reads.
 
-Two multilayer perceptrons share one descriptor of the corner: the histogram of its oriented
-gradients (HOG: 8-pixel cells, 2 x 2 cell blocks) and its coarse brightness. One names the
-rank, or that the corner holds no index (``NO_INDEX``); the other names the suit's shape. The
-ink's colour against the card's own paper says red or black where the frame has colour.
-Each answer's **lead** is its best output minus the runner-up's (logits); what lead is
-enough was set from real photographs (see :data:`RANK_LEAD`, :data:`SUIT_LEAD` and
-docs/camera.md). The networks are a few matrix products in NumPy, their weights one small
-``.npz`` file shipped with the package, loaded once.
+A small convolutional network reads the corner in grey, stretched so that paper is white
+and ink black: three 3 x 3 convolutions, each followed by a 2 x 2 pooling, and two fully
+connected layers, one output head naming the rank, or that the corner holds no index
+(``NO_INDEX``), the other naming the suit's shape. The pooling lets an index printed a few
+pixels off the profile's box still read. The ink's colour against the card's own paper says
+red or black where the frame has colour. Each answer's **lead** is its best output minus the
+runner-up's (logits); what lead is enough was set from real photographs (see
+:data:`RANK_LEAD`, :data:`SUIT_LEAD` and docs/camera.md). The network is one ONNX file
+shipped with the package, run by OpenCV's ``dnn`` module and loaded once; no other library
+is needed to read.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,16 +32,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
-    "FEATURE_SIZE",
     "INDEX_MODEL",
+    "INPUT_SIZE",
     "NO_INDEX",
+    "OUTPUTS",
     "RANK_LEAD",
     "RED_INK",
     "SUIT_LEAD",
     "CornerRead",
     "IndexReader",
-    "Mlp",
-    "corner_features",
+    "corner_input",
     "has_colour",
     "ink_colour",
     "load_index_reader",
@@ -47,52 +50,27 @@ __all__ = [
 Image = NDArray[np.uint8]
 
 #: the shipped model, trained by tools/train_index_reader.py
-INDEX_MODEL = Path(__file__).with_name("data") / "index_reader.npz"
+INDEX_MODEL = Path(__file__).with_name("data") / "index_reader.onnx"
 
 #: the rank network's extra class: the corner holds no index (blank paper, a pip, a frame)
 NO_INDEX = 13
 
-#: the descriptor's image: the index corner resized to this (width, height)
-FEATURE_SIZE = (32, 48)
-_CELL = 8
-_BINS = 9
+#: the network's input: the index corner resized to this (width, height), in grey
+INPUT_SIZE = (32, 48)
+#: the network's outputs: the rank logits (13 ranks and NO_INDEX), then the suit logits
+OUTPUTS = NO_INDEX + 1 + 4
 
 #: the leads (best logit minus the runner-up's) a rank and a suit need, from each corner
-#: of a card: set from real photographs (docs/camera.md)
-RANK_LEAD = 5.0
-SUIT_LEAD = 5.0
+#: of a card: set from real photographs of decks A, C and E (docs/camera.md): at 2 one card
+#: of 813 was read wrong there, at 2.5 none; 3 keeps a margin
+RANK_LEAD = 3.0
+SUIT_LEAD = 3.0
 
 #: ink is red when its red channel, relative to the card's own paper, exceeds the larger
 #: of its green and blue by this much: on real photographs the black corners read reached
 #: 0.06 at most, while a webcam's washed-out red ink fell to 0.03 (0.15 left a fifth of the
 #: red corners black)
 RED_INK = 0.10
-
-
-def _hog(image: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Histograms of oriented gradients: unsigned orientation in :data:`_BINS` bins per
-    :data:`_CELL`-pixel cell, each 2 x 2 block of cells normalised (L2, clipped at 0.2,
-    normalised again)."""
-    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    pos = (ang % np.pi) * (_BINS / np.pi)
-    low = np.floor(pos).astype(np.int32) % _BINS
-    frac = pos - np.floor(pos)
-    h, w = image.shape
-    cy, cx = h // _CELL, w // _CELL
-    cell = (np.arange(h)[:, None] // _CELL) * cx + (np.arange(w)[None, :] // _CELL)
-    n = cy * cx * _BINS
-    hist = np.bincount((cell * _BINS + low).ravel(), (mag * (1 - frac)).ravel(), n)
-    hist += np.bincount((cell * _BINS + (low + 1) % _BINS).ravel(), (mag * frac).ravel(), n)
-    cells = hist.astype(np.float32).reshape(cy, cx, _BINS)
-    blocks = np.concatenate(
-        [cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=2
-    ).reshape(-1, 4 * _BINS)
-    blocks /= np.sqrt((blocks * blocks).sum(axis=1, keepdims=True)) + 1e-3
-    np.minimum(blocks, 0.2, out=blocks)
-    blocks /= np.sqrt((blocks * blocks).sum(axis=1, keepdims=True)) + 1e-3
-    return blocks.reshape(-1)
 
 
 _STRETCH = np.array([0.02, 0.98])  # the percentiles stretched to black and white
@@ -140,55 +118,11 @@ def _normalised(patch: Image) -> NDArray[np.uint8]:
     return np.asarray(out, np.uint8)
 
 
-def corner_features(patch: Image) -> NDArray[np.float32]:
-    """The descriptor of one rectified index corner (BGR or grey): oriented gradients and
-    coarse brightness of the stretched corner."""
-    norm = cv2.resize(_normalised(patch), FEATURE_SIZE, interpolation=cv2.INTER_AREA)
-    hog = _hog(norm.astype(np.float32) / 255.0)
-    coarse = cv2.resize(norm, (8, 12), interpolation=cv2.INTER_AREA).astype(np.float32)
-    coarse = (coarse.reshape(-1) - 128.0) / 128.0
-    return np.concatenate([hog, coarse]).astype(np.float32)
-
-
-@dataclass(frozen=True, eq=False, slots=True)
-class Mlp:
-    """A network of one hidden layer (ReLU) over standardised descriptors; outputs logits."""
-
-    mean: NDArray[np.float32]
-    scale: NDArray[np.float32]
-    w1: NDArray[np.float32]
-    b1: NDArray[np.float32]
-    w2: NDArray[np.float32]
-    b2: NDArray[np.float32]
-
-    def logits(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Logits (N, classes) of descriptors (N, D)."""
-        hidden = np.maximum((x - self.mean) * self.scale @ self.w1 + self.b1, 0.0)
-        return np.asarray(hidden @ self.w2 + self.b2, np.float32)
-
-    def arrays(self, prefix: str) -> dict[str, NDArray[np.float32]]:
-        """The arrays to store, keys prefixed."""
-        names = ("mean", "scale", "w1", "b1", "w2", "b2")
-        return {f"{prefix}_{n}": getattr(self, n) for n in names}
-
-    @classmethod
-    def from_arrays(cls, data: dict[str, NDArray[np.float32]], prefix: str) -> Mlp:
-        """Rebuild from :meth:`arrays` output, checking the shapes agree."""
-        names = ("mean", "scale", "w1", "b1", "w2", "b2")
-        a = {n: np.asarray(data[f"{prefix}_{n}"], np.float32) for n in names}
-        d, hidden = a["w1"].shape
-        if (
-            a["mean"].shape != (d,)
-            or a["scale"].shape != (d,)
-            or a["b1"].shape != (hidden,)
-            or a["w2"].shape[0] != hidden
-            or a["b2"].shape != (a["w2"].shape[1],)
-        ):
-            raise ValueError(
-                f"{prefix} network: expected matching layer shapes, got "
-                + ", ".join(f"{n} {a[n].shape}" for n in names)
-            )
-        return cls(**a)
+def corner_input(patch: Image) -> NDArray[np.float32]:
+    """The network's input for one rectified index corner (BGR or grey): the corner
+    stretched (:func:`_normalised`), resized to :data:`INPUT_SIZE`, scaled to 0 … 1."""
+    norm = cv2.resize(_normalised(patch), INPUT_SIZE, interpolation=cv2.INTER_AREA)
+    return np.asarray(norm, np.float32) / np.float32(255.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,39 +171,51 @@ def has_colour(frame: Image) -> bool:
 
 
 class IndexReader:
-    """The two networks, loaded once; :meth:`read` reads many corners in one call."""
+    """The network, loaded once from its ONNX file and run by OpenCV's ``dnn`` module;
+    :meth:`read` reads many corners in one call (one forward pass, under a lock: a ``dnn``
+    network is not to be run by two threads at once)."""
 
-    def __init__(self, rank: Mlp, suit: Mlp) -> None:
-        if rank.w2.shape[1] != NO_INDEX + 1 or suit.w2.shape[1] != 4:
+    def __init__(self, model: bytes, *, origin: str = "the index reader model") -> None:
+        try:
+            net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
+            net.setInput(np.zeros((1, 1, INPUT_SIZE[1], INPUT_SIZE[0]), np.float32))
+            shape = tuple(np.asarray(net.forward()).shape)
+        except cv2.error as error:
+            first = str(error).strip().splitlines()[-1][:200] if str(error).strip() else ""
             raise ValueError(
-                f"expected {NO_INDEX + 1} rank and 4 suit outputs, "
-                f"got {rank.w2.shape[1]} and {suit.w2.shape[1]}"
+                f"{origin}: expected an ONNX network of the corner ({first})"
+            ) from None
+        if shape != (1, OUTPUTS):
+            raise ValueError(
+                f"{origin}: expected {OUTPUTS} outputs ({NO_INDEX + 1} ranks, 4 suits) for a "
+                f"{INPUT_SIZE[0]}x{INPUT_SIZE[1]} corner, got an output of shape {shape}"
             )
-        if rank.w1.shape[0] != suit.w1.shape[0]:
-            raise ValueError("the rank and suit networks must take the same descriptor")
-        self.rank = rank
-        self.suit = suit
+        self.model = model
+        self._net = net
+        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, path: Path | str) -> IndexReader:
-        """The networks stored in ``path`` (:meth:`save`)."""
+        """The network stored in ``path`` (:meth:`save`)."""
         try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-            return cls(Mlp.from_arrays(arrays, "rank"), Mlp.from_arrays(arrays, "suit"))
-        except (OSError, KeyError, ValueError) as error:
+            model = Path(path).read_bytes()
+        except OSError as error:
             raise ValueError(
-                f"index reader model {path}: expected the networks' .npz file ({error})"
+                f"index reader model {path}: expected the network's ONNX file ({error})"
             ) from None
+        return cls(model, origin=f"index reader model {path}")
 
     def save(self, path: Path | str) -> None:
-        """Write both networks into one compressed .npz file."""
-        np.savez_compressed(path, **self.rank.arrays("rank"), **self.suit.arrays("suit"))  # type: ignore[arg-type]
+        """Write the network's ONNX file."""
+        Path(path).write_bytes(self.model)
 
     def logits(self, patches: list[Image]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        """Both networks' logits for each corner."""
-        features = np.stack([corner_features(p) for p in patches])
-        return self.rank.logits(features), self.suit.logits(features)
+        """The rank logits (N, 14) and suit logits (N, 4) of each corner."""
+        batch = np.stack([corner_input(p) for p in patches])[:, None]
+        with self._lock:
+            self._net.setInput(batch)
+            out = np.asarray(self._net.forward(), np.float32).reshape(len(patches), OUTPUTS)
+        return out[:, : NO_INDEX + 1], out[:, NO_INDEX + 1 :]
 
     def read(self, patches: list[Image]) -> list[CornerRead]:
         """Each corner's rank and suit, with their leads, and its ink's colour."""

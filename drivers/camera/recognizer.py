@@ -1412,6 +1412,10 @@ def locate(frame: Image) -> Located:
     return Located(mask, scale, quads, outlines, loose, full, measured)
 
 
+#: a corner not looked at, standing for one that shows no index
+_NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
+
+
 class Recognizer:
     """Reads cards from frames with one deck profile; assigns zones when given a layout.
 
@@ -1551,19 +1555,26 @@ class Recognizer:
     def _learned_dissents(
         self, frame: Image, quad: NDArray[np.float64], first: int, card: Card | None
     ) -> bool:
-        """Whether either of the learned reader's two corners of the pair ``first`` names a
-        card other than ``card`` with :data:`DISSENT_LEAD` times its leads (one corner is
-        enough: a built-in profile's read of a loose outline rests on one corner too)."""
+        """Whether either of the learned reader's two corners of the pair ``first`` names
+        another rank than ``card``'s with :data:`DISSENT_LEAD` times the rank's lead, or
+        another suit with that many times the suit's lead (its rank read at least with the
+        rank's lead). One corner is enough: a built-in profile's read of a loose outline
+        rests on one corner too; and a king of clubs the rendered glyphs call a spade is
+        refused on the suit alone, the rank being the same."""
         assert self.reader is not None
         p = self.profile
         for c in self.reader.read(
             index_patches(frame, quad, p.aspect, p.index_box, (first, first + 2))
         ):
-            if c.rank == NO_INDEX:
+            if c.rank == NO_INDEX or card is None:
                 continue
-            if c.rank_lead < DISSENT_LEAD * RANK_LEAD or c.suit_lead < DISSENT_LEAD * SUIT_LEAD:
-                continue
-            if card is None or (int(card.rank), int(card.suit)) != (c.rank, c.suit):
+            if c.rank != int(card.rank) and c.rank_lead >= DISSENT_LEAD * RANK_LEAD:
+                return True
+            if (
+                c.suit != int(card.suit)
+                and c.rank_lead >= RANK_LEAD
+                and c.suit_lead >= DISSENT_LEAD * SUIT_LEAD
+            ):
                 return True
         return False
 
@@ -1644,8 +1655,18 @@ class Recognizer:
         p = self.profile
         x0, y0, x1, y1 = p.index_box
         zoomed = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
+        pair, other = (first, first + 2), (1 - first, 3 - first)
         for box in (p.index_box, zoomed):
-            corners = self.reader.read(index_patches(frame, quad, p.aspect, box))
+            # the other pair is looked at only where the short side's corners show no index
+            # (:func:`_learned_card` reads it then alone): half the corners, most of the time
+            shown = self.reader.read(index_patches(frame, quad, p.aspect, box, pair))
+            if all(c.rank == NO_INDEX for c in shown):
+                rest = self.reader.read(index_patches(frame, quad, p.aspect, box, other))
+            else:
+                rest = [_NO_CORNER, _NO_CORNER]
+            corners = [_NO_CORNER] * 4
+            for k, c in zip((*pair, *other), (*shown, *rest), strict=True):
+                corners[k] = c
             read = _learned_card(
                 corners,
                 first,
@@ -1654,6 +1675,8 @@ class Recognizer:
                 centre=lambda card, k: self._middle_shows(frame, quad, k, card),
             )
             if read is not None:
+                if self._pips_deny(frame, quad, first, read[0]):
+                    return None  # the middle shows another number of pips
                 return read
             if all(c.rank == NO_INDEX for c in corners):
                 return None  # no index in any corner: a blank or a back, not read again
@@ -1686,6 +1709,24 @@ class Recognizer:
         if card.suit in _RED:
             return pips.redness >= RED_INK
         return pips.redness < 0.5 * RED_INK
+
+    def _pips_deny(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
+        """Whether the middle of a number card ``card`` (two to ten), read with corner ``k``
+        as its top-left, clearly shows another number card's pips: more pips than its rank,
+        or fewer than its rank allows (a seven to a ten may show up to
+        :data:`CROWDED_SHORT` fewer, pips run together by blur). A three whose index the
+        reader took for a five (a flat-topped 3 in a deck's own font) shows three pips.
+        The middle not read at all (no pips found, or not two to ten) denies nothing."""
+        expected = pip_count(int(card.rank))
+        if not 2 <= expected <= 10:
+            return False
+        _, ch = canonical_size(self.profile.aspect)
+        middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
+        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
+        if pips is None or not 2 <= pips.count <= 10:
+            return False
+        short = CROWDED_SHORT if expected >= CROWDED_PIPS else 0
+        return not expected - short <= pips.count <= expected
 
     def _confirm_by_pips(
         self, frame: Image, quad: NDArray[np.float64], read: IndexRead, size: float

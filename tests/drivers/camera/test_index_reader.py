@@ -19,11 +19,13 @@ from controller.cards import Card
 from drivers.camera.evaluate import real_photos
 from drivers.camera.reader import (
     INDEX_MODEL,
+    INPUT_SIZE,
     NO_INDEX,
+    OUTPUTS,
     RANK_LEAD,
     CornerRead,
     IndexReader,
-    corner_features,
+    corner_input,
     has_colour,
     ink_colour,
     load_index_reader,
@@ -61,18 +63,33 @@ def _trainer() -> ModuleType:
 def test_the_shipped_model_is_small_and_loads_once() -> None:
     assert INDEX_MODEL.stat().st_size < 2_000_000
     assert load_index_reader() is load_index_reader()
-    reader = load_index_reader()
-    assert reader.rank.w2.shape[1] == NO_INDEX + 1 and reader.suit.w2.shape[1] == 4
+    rank, suit = load_index_reader().logits([np.full((55, 34, 3), 230, np.uint8)] * 3)
+    assert rank.shape == (3, NO_INDEX + 1) and suit.shape == (3, 4)
 
 
 def test_a_bad_model_file_is_refused_with_what_was_expected(tmp_path: Path) -> None:
-    bad = tmp_path / "model.npz"
+    bad = tmp_path / "model.onnx"
+    with pytest.raises(ValueError, match=r"expected the network's ONNX file"):
+        IndexReader.load(bad)  # no file at all
     bad.write_bytes(b"not a model")
-    with pytest.raises(ValueError, match=r"expected the networks' \.npz file"):
+    with pytest.raises(ValueError, match=r"expected an ONNX network of the corner"):
         IndexReader.load(bad)
-    reader = load_index_reader()
-    np.savez(bad, **reader.rank.arrays("rank"))  # the suit network is missing
-    with pytest.raises(ValueError, match="suit_mean"):
+    bad.write_bytes(INDEX_MODEL.read_bytes()[:5000])  # cut short
+    with pytest.raises(ValueError, match=r"expected an ONNX network of the corner"):
+        IndexReader.load(bad)
+    # a network of another shape: it hands the corner back unchanged
+    from onnx import TensorProto, helper
+
+    w, h = INPUT_SIZE
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["corner"], ["logits"])],
+        "identity",
+        [helper.make_tensor_value_info("corner", TensorProto.FLOAT, [1, 1, h, w])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 1, h, w])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    bad.write_bytes(model.SerializeToString())
+    with pytest.raises(ValueError, match=rf"expected {OUTPUTS} outputs .* got an output of shape"):
         IndexReader.load(bad)
 
 
@@ -110,7 +127,7 @@ def test_ink_colour_is_measured_against_the_paper_and_grey_frames_are_known() ->
     assert not has_colour(patch)
     assert ink_colour(np.full((55, 34, 3), 230, np.uint8)) is None  # no ink at all
     grey = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    assert corner_features(patch).shape == corner_features(grey).shape
+    assert corner_input(patch).shape == corner_input(grey).shape == INPUT_SIZE[::-1]
     # a webcam's washed-out red: red only a little above green and blue against the paper
     patch[10:30, 8:20] = (100, 100, 130)
     assert ink_colour(patch) is True
@@ -162,7 +179,7 @@ def test_the_learned_reader_settles_a_card_only_on_two_agreeing_corners() -> Non
     no_ink = [_corner("7D", 9.0, 9.0), none, _corner("7D", 9.0, 9.0, "none"), none]
     assert _learned_card(no_ink, 0, 1.0) is None
     # the long side's corners read when the short side's show no index, unless they disagree
-    turned = [none, _corner("4H", 9.0, 9.0), none, _corner("4H", 9.0, 9.0)]
+    turned = [none, _corner("4H", 1.8 * lead, 2 * lead), none, _corner("4H", 1.8 * lead, 9.0)]
     assert _learned_card(turned, 0, 1.0) == (Card.parse("4H"), 0.9)
     assert _learned_card([_corner("5H", 9.0, 9.0), *turned[1:]], 0, 1.0) is None
 
@@ -187,20 +204,19 @@ def test_a_greyscale_frame_is_read_by_shape_on_two_corners_with_stricter_leads()
 def test_training_is_reproducible() -> None:
     trainer = _trainer()
     fonts = trainer.training_fonts()
-    a = trainer.train(trainer.corners(3, 5, fonts), 5)
-    b = trainer.train(trainer.corners(3, 5, fonts), 5)
-    for kind in ("rank", "suit"):
-        for name, value in getattr(a, kind).arrays(kind).items():
-            assert np.array_equal(value, getattr(b, kind).arrays(kind)[name]), name
+    a = trainer.train(trainer.corners(3, 5, fonts), 5, epochs=1)
+    b = trainer.train(trainer.corners(3, 5, fonts), 5, epochs=1)
+    assert a.model == b.model
 
 
 @pytest.mark.full
 def test_training_again_gives_the_same_accuracy(tmp_path: Path) -> None:
-    # a smaller training run, twice with one seed: the same networks and the same reads of
+    # a smaller training run, twice with one seed: the same network and the same reads of
     # corners in fonts held out of training
     trainer = _trainer()
     fonts = trainer.training_fonts()
-    models = [trainer.train(trainer.corners(150, 3, fonts), 3) for _ in range(2)]
+    models = [trainer.train(trainer.corners(150, 3, fonts), 3, epochs=4) for _ in range(2)]
+    assert models[0].model == models[1].model
     rng = random.Random(4)
     corners = [trainer.render_corner(r % 13, r % 4, rng, trainer.HELD_OUT) for r in range(130)]
     images = [trainer.degrade(c.image, rng) for c in corners]
@@ -243,9 +259,9 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
     learned = _read_real("DFIJ")
     glyphs = _read_real("DFIJ", learned=False)
     assert learned["wrong"] == 0
-    # measured: 59 of the 130 listed cards read (the others mostly not found as outlines or
+    # measured: 72 of the 130 listed cards read (the others mostly not found as outlines or
     # not settled), 8 by the profile's glyphs alone
-    assert learned["right"] >= 54, (learned, glyphs)
+    assert learned["right"] >= 66, (learned, glyphs)
     assert learned["right"] >= glyphs["right"] + 10, (learned, glyphs)
 
 
@@ -253,7 +269,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 138, counts  # measured: 148 of 943, none wrong
+    assert counts["right"] >= 180, counts  # measured: 191 of 943, none wrong
 
 
 def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm() -> None:
