@@ -141,7 +141,8 @@ SINGLE_CORNER = 2.0
 
 #: the learned index reader (:mod:`drivers.camera.reader`) reads cards from this effective
 #: size (pixels) on: below it the profile's small-card rules alone decide (a suit symbol
-#: there has too few pixels to tell clubs from spades safely)
+#: there has too few pixels to tell clubs from spades safely: at 70, the convolutional
+#: reader read two more real cards, and a rendered five of clubs as the five of spades)
 LEARNED_MIN_SIDE = 80.0
 
 #: the learned reader reads a loose outline (one that may hold two cards, or whose edges
@@ -1412,6 +1413,11 @@ def locate(frame: Image) -> Located:
     return Located(mask, scale, quads, outlines, loose, full, measured)
 
 
+#: a seven to a ten whose middle shows up to this many pips fewer than its rank is not
+#: denied by them: on a real close-up of a nine of clubs the nine pips touched in pairs and
+#: read as six
+DENY_SHORT = 3
+
 #: a corner not looked at, standing for one that shows no index
 _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
 
@@ -1528,10 +1534,11 @@ class Recognizer:
 
         The profile's glyphs read first (a calibrated deck's own glyphs win); a card they
         leave unknown is read by the learned index reader (:meth:`_read_learned`). A card the
-        built-in profile reads on a card of :data:`CROSS_CHECK_SIDE` pixels or more is
-        unknown when a learned reader's corner names another card clearly: the built-in
+        built-in profile reads on a card of :data:`CROSS_CHECK_SIDE` pixels or more is not
+        believed when a learned reader's corner names another card clearly (the built-in
         glyphs are rendered ones, and on real print they can read a king of clubs as one
-        of spades with a clear margin.
+        of spades with a clear margin): it is then the learned reader's to settle, or
+        unknown.
         """
         status, card, confidence, agreeing = self._classify_glyphs(frame, quad, loose)
         if self.reader is None or (status is Status.CARD and not self._builtin):
@@ -1543,8 +1550,11 @@ class Recognizer:
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
         if status is Status.CARD:
             if size >= CROSS_CHECK_SIDE and self._learned_dissents(frame, quad, first, card):
-                return Status.UNKNOWN, None, 0.0, 0
-            return status, card, confidence, agreeing
+                # the rendered glyphs are not believed; the learned reader's own two
+                # corners may still settle the card, by its own rules
+                status, card, confidence, agreeing = Status.UNKNOWN, None, 0.0, 0
+            else:
+                return status, card, confidence, agreeing
         # an outline that may hold two cards is read with stricter leads: its two index
         # corners may be two cards' own, which never name the same card
         learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if loose else 1.0)
@@ -1714,9 +1724,9 @@ class Recognizer:
         """Whether the middle of a number card ``card`` (two to ten), read with corner ``k``
         as its top-left, clearly shows another number card's pips: more pips than its rank,
         or fewer than its rank allows (a seven to a ten may show up to
-        :data:`CROWDED_SHORT` fewer, pips run together by blur). A three whose index the
-        reader took for a five (a flat-topped 3 in a deck's own font) shows three pips.
-        The middle not read at all (no pips found, or not two to ten) denies nothing."""
+        :data:`DENY_SHORT` fewer, pips run together). A three whose index the reader took
+        for a five (a flat-topped 3 in a deck's own font) shows three pips. The middle not
+        read at all (no pips found, or not two to ten) denies nothing."""
         expected = pip_count(int(card.rank))
         if not 2 <= expected <= 10:
             return False
@@ -1725,7 +1735,7 @@ class Recognizer:
         pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
         if pips is None or not 2 <= pips.count <= 10:
             return False
-        short = CROWDED_SHORT if expected >= CROWDED_PIPS else 0
+        short = DENY_SHORT if expected >= CROWDED_PIPS else 0
         return not expected - short <= pips.count <= expected
 
     def _confirm_by_pips(
