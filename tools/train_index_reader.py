@@ -116,6 +116,11 @@ SUIT_FACES = [
 #: letters and digits that are no rank (a German deck's B and D, a joker's letters, a "1"
 #: alone): drawn over a suit symbol, they train the reader to say the corner holds no index
 FOREIGN = ["B", "D", "E", "R", "V", "O", "H", "P", "C", "W", "Z", "1", "0", "11", "12", "S"]
+#: a three with a flat top, as some decks print it (the letter ezh): a reader that never saw
+#: one took a real deck's flat-topped 3 for a 5 on both corners
+FLAT_THREE = "\u01b7"
+#: the faces that draw the ezh (DejaVu and GNU FreeFont)
+EZH_FACES = frozenset(f for f in TRUETYPE if "/dejavu/" in f or "/freefont/" in f)
 RANK_TEXT = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUIT_CHAR = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}  # Suit values: C D H S
 CARD_W, CARD_H = 120, 168  # the canonical card (recognizer.canonical_size)
@@ -217,7 +222,11 @@ def _text_mask(text: str, font: str | int, px: int, rng: random.Random) -> NDArr
 
 
 def _rank_mask(rank: int, font: str | int, px: int, rng: random.Random) -> NDArray[np.uint8]:
-    """A rank's glyph; a ten is often printed as a narrow "1" and "0" set close together."""
+    """A rank's glyph; a ten is often printed as a narrow "1" and "0" set close together,
+    and a three of some decks with a flat top (drawn as the letter ezh, where the face has
+    it: :data:`EZH_FACES`)."""
+    if RANK_TEXT[rank] == "3" and font in EZH_FACES and rng.random() < 0.35:
+        return _text_mask(FLAT_THREE, font, px, rng)
     if RANK_TEXT[rank] != "10" or rng.random() < 0.4:
         return _text_mask(RANK_TEXT[rank], font, px, rng)
     one, zero = _text_mask("1", font, px, rng), _text_mask("0", font, px, rng)

@@ -1418,6 +1418,10 @@ def locate(frame: Image) -> Located:
 #: read as six
 DENY_SHORT = 3
 
+#: one index corner alone (its card's others hidden under another card) names its card to
+#: the learned reader with this many times the leads
+LEARNED_SINGLE = 4.0
+
 #: a corner not looked at, standing for one that shows no index
 _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
 
@@ -1874,6 +1878,7 @@ class Recognizer:
             short, long = 0.0, 0.0
         out: list[Recognition] = []
         reach = max(4.0, 3.0 * float(scale.max()))
+        colour = has_colour(frame)
         for contour, known in blobs:
             found: dict[Card, tuple[float, NDArray[np.float64]]] = {}
             if short > 0:
@@ -1885,16 +1890,20 @@ class Recognizer:
                     if not (sides[3] and sides[0]):
                         continue  # the index corner's own edges must be measured
                     patch = index_patches(frame, quad, p.aspect, p.index_box)[0]
-                    glyphs = split_index(patch, self._card_h, self._origin)
-                    if glyphs is None:
-                        continue
-                    read = self.read_index([glyphs])
-                    # one corner of a card of guessed size: a single witness
                     size = effective_size(quad, p.aspect)
-                    if read.accepted(p, size) and read.card not in known:
-                        best = found.get(read.card)
-                        if best is None or read.confidence > best[0]:
-                            found[read.card] = (read.confidence, quad)
+                    glyphs = split_index(patch, self._card_h, self._origin)
+                    settled: tuple[Card, float] | None = None
+                    if glyphs is not None:
+                        read = self.read_index([glyphs])
+                        # one corner of a card of guessed size: a single witness
+                        if read.accepted(p, size):
+                            settled = read.card, read.confidence
+                    if settled is None and colour:
+                        settled = self._single_corner(patch, size)
+                    if settled is not None and settled[0] not in known:
+                        best = found.get(settled[0])
+                        if best is None or settled[1] > best[0]:
+                            found[settled[0]] = (settled[1], quad)
             area = cv2.contourArea(contour)
             expected = 1 if short <= 0 else int(min(6, max(1, round(area / (short * long)))))
             for card, (conf, quad) in sorted(found.items()):
@@ -1909,6 +1918,20 @@ class Recognizer:
                     Recognition(Status.UNKNOWN, None, 0.0, box, self.zone_of(rect, w, h))  # type: ignore[arg-type]
                 )
         return out
+
+    def _single_corner(self, patch: Image, size: float) -> tuple[Card, float] | None:
+        """The card one index corner names alone (its card's other corners hidden under
+        another card), read by the learned reader with :data:`LEARNED_SINGLE` times the
+        leads, in ink of the suit's colour; None when it is not that sure."""
+        if self.reader is None or size < LEARNED_MIN_SIDE:
+            return None
+        (c,) = self.reader.read([patch])
+        if c.rank == NO_INDEX or c.red is None or c.red != (c.suit in _RED):
+            return None
+        each = min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
+        if each < 1.0:
+            return None
+        return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, each / 4)
 
     def recognize_many(self, frames: Sequence[Image]) -> list[FrameRecognition]:
         """``recognize`` over several frames."""

@@ -17,6 +17,7 @@ import pytest
 
 from controller.cards import Card
 from drivers.camera.evaluate import real_photos
+from drivers.camera.imageio import read_image
 from drivers.camera.reader import (
     INDEX_MODEL,
     INPUT_SIZE,
@@ -39,7 +40,7 @@ from drivers.camera.recognizer import (
     Status,
     _learned_card,
 )
-from tests.support.real_cards import real_cards
+from tests.support.real_cards import real_cards, real_photo
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the real photographs (development and test only, never shipped), beside the project
@@ -294,3 +295,24 @@ def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm(
     assert _learned_card(other, 0, 1.0, centre=shows) is None
     assert _learned_card(pair, 0, 1.0, colour=False, centre=shows) is None
     assert asked == []
+
+
+def _reads(photo: str) -> set[str]:
+    found = Recognizer().recognize(read_image(real_photo(photo))).detections
+    return {d.card.code for d in found if d.status is Status.CARD and d.card is not None}
+
+
+def test_real_cards_the_reader_once_misread_are_read_right_or_left_unknown() -> None:
+    # a flat-topped three of diamonds, whose two index corners the reader takes for a five:
+    # its middle shows three pips, and the card stays unknown
+    assert "5D" not in _reads("amm_IMG_20220921_194542.jpg")
+    # a king of clubs the rendered glyphs call a spade: the learned corners settle it
+    assert _reads("amm_IMG_20220921_200448.jpg") == {"KC"}
+    # red hearts and diamonds on dark granite: the ink is measured on the card, not the
+    # table beyond its edges (it read black there, and the cards were refused)
+    assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "QH"}
+
+
+def test_a_card_whose_other_corners_are_hidden_is_read_from_its_one_corner() -> None:
+    # a close-up of a spread: the eight of spades shows one index corner beside the others
+    assert _reads("ger_7_2.jpg") == {"7D", "7S", "8S"}
