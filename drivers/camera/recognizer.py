@@ -675,11 +675,14 @@ def _edge_look(
     ]
     second: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
     out: list[NDArray[np.float64]] = []
-    for quads in (first, second):
+    third: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    for quads in (first, second, third):
         for quad, points in quads:
             if not _edge_card(quad, near, paper, min_area, min_side):
                 if quads is first:
                     second.append((_refine(quad, points), points))
+                elif quads is second and (snapped := _snap(quad, edges)) is not None:
+                    third.append((snapped, points))
                 continue
             centre, size = quad.mean(axis=0), _sides(quad).min()
             if any(
@@ -690,9 +693,69 @@ def _edge_look(
     return out, regions
 
 
+#: a quadrilateral from edges that does not run along them is snapped onto them
+#: (:func:`_snap`) when, on each side, SNAP_POINTS of the places along it find an edge
+#: within SNAP_REACH of the side's length (at least 3 pixels) across it: on deck C's webcam
+#: frames (640x640) a hull's quadrilateral is often 2 to 4 pixels off a card's edge;
+#: snapping found 25 more outlines there, whose corners named 10 more listed cards (deck A:
+#: 12 more outlines, 3 more cards), none an unlisted one
+SNAP_POINTS = 0.5
+SNAP_REACH = 0.05
+_SNAP_T = np.linspace(0.12, 0.88, 20)  # where along each side an edge is looked for
+
+
+def _snap(quad: NDArray[np.float64], edges: Image) -> NDArray[np.float64] | None:
+    """The quadrilateral with each side moved onto the edge pixels nearest to it across
+    the side (a hull's quadrilateral a pixel or three off the card's outline); None when a
+    side finds too few of them."""
+    h, w = edges.shape[:2]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1:
+            return None
+        u = d / length
+        n = np.array([-u[1], u[0]])
+        reach = max(3.0, SNAP_REACH * length)
+        offs = np.arange(-reach, reach + 0.5, 1.0)
+        offs = offs[np.argsort(np.abs(offs), kind="stable")]
+        base = a + _SNAP_T[:, None] * d
+        pts = base[:, None, :] + offs[None, :, None] * n  # (T, O, 2)
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+        hit = edges[ys, xs] > 0
+        ok = hit.any(axis=1)
+        if ok.sum() < SNAP_POINTS * len(_SNAP_T):
+            return None
+        found = pts[np.flatnonzero(ok), hit[ok].argmax(axis=1)]
+        vx, vy, x0, y0 = cv2.fitLine(
+            found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
+        ).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        p, r = lines[i - 1]
+        q, s = lines[i]
+        corner = _intersect(p, r, q, s)
+        if corner is None:
+            return None
+        out.append(corner)
+    snapped = np.array(out)
+    if np.hypot(*(snapped - quad).T).max() > 0.15 * _sides(quad).min():
+        return None
+    return snapped
+
+
 #: a card found by its edges stands for a paper blob holding its centre when it covers at
-#: least this share of the blob's area
+#: least this share of the blob's area, or when Canny's edges alone run along WHOLE_OUTLINE
+#: of each of its sides (the card on top where cards overlap; a card whose paper the paper
+#: test ran into a knitted blanket): on decks C and E this found 12 more outlines, whose
+#: corners named 7 more listed cards and no unlisted one (0.8: one more, naming an
+#: unlisted card)
 WHOLE_BLOB = 0.8
+WHOLE_OUTLINE = 0.9
 
 
 #: a frame at least this bright (the median HSV value) may be a table as light as paper,
@@ -703,6 +766,18 @@ LIGHT_TABLE = 110
 #: and the share of its inside that must be paper (lit and unsaturated)
 EDGE_SUPPORT = 0.7
 EDGE_PAPER = 0.75
+
+#: a quadrilateral found from edges is card-shaped when its shorter sides are at least
+#: CARD_ASPECT of its longer ones (a card seen square-on is 0.72, or 0.5 foreshortened), or
+#: down to SQUASHED_ASPECT when SQUASHED_SUPPORT of each side runs along an edge and
+#: SQUASHED_PAPER of its inside is paper: a frame exported squashed to a square (a 16:9
+#: webcam frame stretched to 640x640, deck C's WIN_2024 series) makes an upright card 0.42
+#: as wide as long and a rotated one narrower still; in that series the outlines so found
+#: measured 0.33 to 0.45 with at least 0.92 of every side on an edge and 0.94 of paper
+CARD_ASPECT = 0.45
+SQUASHED_ASPECT = 0.3
+SQUASHED_SUPPORT = 0.9
+SQUASHED_PAPER = 0.9
 
 
 _ALONG = np.linspace(0.1, 0.9, 24)
@@ -731,18 +806,21 @@ def _edge_card(
         return False
     sides = _sides(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if min(a, b) / max(a, b) < 0.45 or sides.min() < min_side:
+    aspect = min(a, b) / max(a, b)
+    if aspect < SQUASHED_ASPECT or sides.min() < min_side:
         return False
     if cv2.contourArea(quad.astype(np.float32)) < min_area:
         return False
-    if _edge_support(quad, near) < EDGE_SUPPORT:
+    squashed = aspect < CARD_ASPECT
+    support = _edge_support(quad, near)
+    if support < (SQUASHED_SUPPORT if squashed else EDGE_SUPPORT):
         return False
     x, y, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
     box = np.zeros((bh, bw), np.uint8)
     cv2.fillConvexPoly(box, np.round(quad - [x, y]).astype(np.int32), 255)
     inside = cv2.countNonZero(box)
     held = cv2.countNonZero(cv2.bitwise_and(box, paper[y : y + bh, x : x + bw]))
-    return held >= EDGE_PAPER * max(1, inside)
+    return held >= (SQUASHED_PAPER if squashed else EDGE_PAPER) * max(1, inside)
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1322,6 +1400,7 @@ def _add_edge_quads(
     taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
     out, out_loose, added = list(quads), list(loose), []
     blobs = [(t, abs(cv2.contourArea(t))) for t in taken[len(quads) :]]
+    near: Image | None = None
     for quad in found:
         cx, cy = (float(v) for v in quad.mean(axis=0))
         if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken[: len(quads)]):
@@ -1333,7 +1412,14 @@ def _add_edge_quads(
             cv2.pointPolygonTest(t, (cx, cy), False) >= 0 and size < WHOLE_BLOB * area
             for t, area in blobs
         ):
-            continue
+            # unless edges run all round it: a card lying on top, or one whose paper the
+            # paper test ran into a pale, textured table
+            if near is None:
+                grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+                edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+                near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
+            if _edge_support(quad, near) < WHOLE_OUTLINE:
+                continue
         out.append(quad)
         out_loose.append(None)
         added.append(quad.astype(np.float32))
