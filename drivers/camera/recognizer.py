@@ -1452,7 +1452,7 @@ def _add_edge_quads(
 class Located:
     """The card outlines found on a frame, as :func:`locate` finds them."""
 
-    mask: Image  # the paper mask of the shrunk frame
+    mask: Image  # the paper mask of the shrunk frame, the stretches found by edges filled in
     scale: NDArray[np.float64]  # frame pixels per shrunk pixel (x, y)
     quads: list[NDArray[np.float64]]  # card quadrilaterals on the shrunk frame
     outlines: list[NDArray[np.int32]]  # other paper blobs (cards overlapping), shrunk frame
@@ -1490,8 +1490,12 @@ def locate(frame: Image) -> Located:
     mask, value = paper_and_value(small)
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
     quads, loose = _drop_holders(quads, loose)
+    blobs = {id(o) for o in outlines}
     quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
     quads, loose = _drop_holders(quads, loose)
+    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
+    if parts:  # the stretches of paper found by their edges are paper too
+        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))

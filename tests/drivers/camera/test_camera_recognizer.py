@@ -18,6 +18,7 @@ from drivers.camera.recognizer import (
     Recognizer,
     Status,
     canonical_size,
+    corner_hypotheses,
     effective_size,
     locate,
     needed_margins,
@@ -418,6 +419,24 @@ def test_a_card_whose_paper_runs_into_a_knitted_blanket_is_found_by_its_edges() 
     assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
         "the four of clubs is not outlined"
     )
+
+
+def test_the_index_corner_of_a_card_lying_partly_under_another_is_a_corner_hypothesis() -> None:
+    # on a light desk, a two of hearts lying partly under another card: the stretch of its
+    # paper that edges enclose counts as paper, so its index corner gives a card of the
+    # size of the card found whole beside it (the three of diamonds)
+    photo = real_photo("amm_WIN_20240630_19_35_16_Pro.jpg")
+    found = locate(read_image(photo))
+    clean = [q for q, o in zip(found.quads, found.loose, strict=True) if o is None]
+    sides = np.array([np.hypot(*(q - np.roll(q, 1, axis=0)).T) for q in clean])
+    pairs = np.sort(np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]]), axis=0)
+    short, long = float(np.median(pairs[0])) / 2, float(np.median(pairs[1])) / 2
+    corners = [
+        guess[0]
+        for outline in found.outlines
+        for guess in corner_hypotheses(outline, found.mask, short, long)
+    ]
+    assert any(np.hypot(*(corner - (427, 222))) < 8 for corner in corners), corners
 
 
 def _order_like(quad: np.ndarray, reference: np.ndarray) -> np.ndarray:
