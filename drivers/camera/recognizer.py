@@ -681,7 +681,11 @@ def _edge_look(
             if not _edge_card(quad, near, paper, min_area, min_side):
                 if quads is first:
                     second.append((_refine(quad, points), points))
-                elif quads is second and (snapped := _snap(quad, edges)) is not None:
+                elif (
+                    quads is second
+                    and _card_like(quad, near.shape, min_area, min_side)
+                    and (snapped := _snap(quad, edges)) is not None
+                ):
                     third.append((snapped, points))
                 continue
             centre, size = quad.mean(axis=0), _sides(quad).min()
@@ -794,24 +798,33 @@ def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
     return float((near[ys, xs] > 0).mean(axis=1).min())
 
 
-def _edge_card(
-    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+def _card_like(
+    quad: NDArray[np.float64], shape: tuple[int, ...], min_area: float, min_side: float
 ) -> bool:
-    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
-    edges on every side and holds mostly paper."""
-    h, w = near.shape[:2]
+    """Whether a quadrilateral has a card's shape (at least :data:`SQUASHED_ASPECT` as wide
+    as long), is large enough to read and lies inside a frame of ``shape``."""
+    h, w = shape[:2]
     if quad[:, 0].min() < 1 or quad[:, 1].min() < 1:
         return False
     if quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2:
         return False
     sides = _sides(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    aspect = min(a, b) / max(a, b)
-    if aspect < SQUASHED_ASPECT or sides.min() < min_side:
+    if min(a, b) / max(a, b) < SQUASHED_ASPECT or sides.min() < min_side:
         return False
-    if cv2.contourArea(quad.astype(np.float32)) < min_area:
+    return bool(cv2.contourArea(quad.astype(np.float32)) >= min_area)
+
+
+def _edge_card(
+    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+) -> bool:
+    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
+    edges on every side and holds mostly paper."""
+    if not _card_like(quad, near.shape, min_area, min_side):
         return False
-    squashed = aspect < CARD_ASPECT
+    sides = _sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    squashed = min(a, b) / max(a, b) < CARD_ASPECT
     support = _edge_support(quad, near)
     if support < (SQUASHED_SUPPORT if squashed else EDGE_SUPPORT):
         return False
