@@ -439,6 +439,17 @@ def test_the_index_corner_of_a_card_lying_partly_under_another_is_a_corner_hypot
     assert any(np.hypot(*(corner - (427, 222))) < 8 for corner in corners), corners
 
 
+def test_a_court_card_on_a_light_desk_is_found_by_its_edges_and_white_border() -> None:
+    # the king of diamonds on a light desk: its figure is no paper, but its edges run all
+    # round it and its white border runs all round inside them
+    photo = real_photo("amm_WIN_20240627_17_15_49_Pro.jpg")
+    cards = locate(read_image(photo)).cards()
+    corners = np.array([[430, 305], [552, 417], [508, 574], [380, 445]], np.float64)
+    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
+        "the king of diamonds is not outlined"
+    )
+
+
 def _order_like(quad: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """The quadrilateral's corners rolled to start nearest the reference's first corner."""
     start = int(np.argmin(np.hypot(*(quad - reference[0]).T)))
