@@ -428,6 +428,14 @@ TINTED_TABLE = 30
 TINTED_SHARE = 0.15
 PAPER_TINT = 0.35
 
+#: where the table's typical saturation (the median over a wide window) exceeds 80 on at
+#: least this share of the frame (a blue mat, felt), unsaturated lit pixels within a third
+#: of the frame's shorter side of it are paper: cards crowding the window (deck E's six
+#: cards on a blue mat) make its median paper's, and the paper test left blocky holes in
+#: them; on deck E 9 more cards read (0.4 to 0.6 alike; with no share at all, the green
+#: board beside deck C's light desk made the desk paper)
+COLOURED_SHARE = 0.5
+
 
 def paper_and_value(frame: Image) -> tuple[Image, Image]:
     """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
@@ -447,9 +455,13 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
         (w, h),
         interpolation=cv2.INTER_LINEAR,
     )
-    coloured_table = cv2.resize(
-        (table_s > 80).astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_NEAREST
-    )
+    coloured = (table_s > 80).astype(np.uint8) * 255
+    if cv2.countNonZero(coloured) >= COLOURED_SHARE * coloured.size:
+        # a coloured cloth under most of the frame: cards crowding the window there are
+        # still on it (within a third of the frame's shorter side)
+        reach = max(3, min(small.shape[:2]) // 3 | 1)
+        coloured = np.asarray(cv2.dilate(coloured, np.ones((reach, reach), np.uint8)), np.uint8)
+    coloured_table = cv2.resize(coloured, (w, h), interpolation=cv2.INTER_NEAREST)
     # on a tinted table (light wood, a beige cloth: too pale for ``coloured_table``) paper
     # is told by its lack of colour even where it is no brighter than the table (a shaded
     # card): near smooth areas TINTED_TABLE to 80 saturated (within a third of the frame's

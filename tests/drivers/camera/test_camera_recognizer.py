@@ -450,6 +450,16 @@ def test_a_court_card_on_a_light_desk_is_found_by_its_edges_and_white_border() -
     )
 
 
+def test_cards_crowding_a_blue_mat_are_paper_all_over() -> None:
+    # six cards on a blue mat: the table's typical saturation, a median over a wide
+    # window, is paper's where they crowd it; the mat under most of the frame still tells
+    # their paper, so each card is one whole outline (the four of diamonds' corner is cut)
+    photo = real_photo("paw_zbiory_4.jpg")
+    centres = [card.mean(axis=0) for card in locate(read_image(photo)).cards()]
+    for x, y in [(342, 903), (1088, 869), (709, 663), (365, 317), (909, 238)]:
+        assert any(np.hypot(cx - x, cy - y) < 15 for cx, cy in centres), (x, y, centres)
+
+
 def _order_like(quad: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """The quadrilateral's corners rolled to start nearest the reference's first corner."""
     start = int(np.argmin(np.hypot(*(quad - reference[0]).T)))
