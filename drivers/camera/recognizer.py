@@ -429,6 +429,14 @@ TINTED_TABLE = 30
 TINTED_SHARE = 0.15
 PAPER_TINT = 0.35
 
+#: where the table's typical saturation (the median over a wide window) exceeds 80 on at
+#: least this share of the frame (a blue mat, felt), unsaturated lit pixels within a third
+#: of the frame's shorter side of it are paper: cards crowding the window (deck E's six
+#: cards on a blue mat) make its median paper's, and the paper test left blocky holes in
+#: them; on deck E 9 more cards read (0.4 to 0.6 alike; with no share at all, the green
+#: board beside deck C's light desk made the desk paper)
+COLOURED_SHARE = 0.5
+
 
 def paper_and_value(frame: Image) -> tuple[Image, Image]:
     """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
@@ -448,9 +456,13 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
         (w, h),
         interpolation=cv2.INTER_LINEAR,
     )
-    coloured_table = cv2.resize(
-        (table_s > 80).astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_NEAREST
-    )
+    coloured = (table_s > 80).astype(np.uint8) * 255
+    if cv2.countNonZero(coloured) >= COLOURED_SHARE * coloured.size:
+        # a coloured cloth under most of the frame: cards crowding the window there are
+        # still on it (within a third of the frame's shorter side)
+        reach = max(3, min(small.shape[:2]) // 3 | 1)
+        coloured = np.asarray(cv2.dilate(coloured, np.ones((reach, reach), np.uint8)), np.uint8)
+    coloured_table = cv2.resize(coloured, (w, h), interpolation=cv2.INTER_NEAREST)
     # on a tinted table (light wood, a beige cloth: too pale for ``coloured_table``) paper
     # is told by its lack of colour even where it is no brighter than the table (a shaded
     # card): near smooth areas TINTED_TABLE to 80 saturated (within a third of the frame's
@@ -676,11 +688,18 @@ def _edge_look(
     ]
     second: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
     out: list[NDArray[np.float64]] = []
-    for quads in (first, second):
+    third: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    for quads in (first, second, third):
         for quad, points in quads:
             if not _edge_card(quad, near, paper, min_area, min_side):
                 if quads is first:
                     second.append((_refine(quad, points), points))
+                elif (
+                    quads is second
+                    and _card_like(quad, near.shape, min_area, min_side)
+                    and (snapped := _snap(quad, edges)) is not None
+                ):
+                    third.append((snapped, points))
                 continue
             centre, size = quad.mean(axis=0), _sides(quad).min()
             if any(
@@ -691,9 +710,69 @@ def _edge_look(
     return out, regions
 
 
+#: a quadrilateral from edges that does not run along them is snapped onto them
+#: (:func:`_snap`) when, on each side, SNAP_POINTS of the places along it find an edge
+#: within SNAP_REACH of the side's length (at least 3 pixels) across it: on deck C's webcam
+#: frames (640x640) a hull's quadrilateral is often 2 to 4 pixels off a card's edge;
+#: snapping found 25 more outlines there, whose corners named 10 more listed cards (deck A:
+#: 12 more outlines, 3 more cards), none an unlisted one
+SNAP_POINTS = 0.5
+SNAP_REACH = 0.05
+_SNAP_T = np.linspace(0.12, 0.88, 20)  # where along each side an edge is looked for
+
+
+def _snap(quad: NDArray[np.float64], edges: Image) -> NDArray[np.float64] | None:
+    """The quadrilateral with each side moved onto the edge pixels nearest to it across
+    the side (a hull's quadrilateral a pixel or three off the card's outline); None when a
+    side finds too few of them."""
+    h, w = edges.shape[:2]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1:
+            return None
+        u = d / length
+        n = np.array([-u[1], u[0]])
+        reach = max(3.0, SNAP_REACH * length)
+        offs = np.arange(-reach, reach + 0.5, 1.0)
+        offs = offs[np.argsort(np.abs(offs), kind="stable")]
+        base = a + _SNAP_T[:, None] * d
+        pts = base[:, None, :] + offs[None, :, None] * n  # (T, O, 2)
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+        hit = edges[ys, xs] > 0
+        ok = hit.any(axis=1)
+        if ok.sum() < SNAP_POINTS * len(_SNAP_T):
+            return None
+        found = pts[np.flatnonzero(ok), hit[ok].argmax(axis=1)]
+        vx, vy, x0, y0 = cv2.fitLine(
+            found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
+        ).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        p, r = lines[i - 1]
+        q, s = lines[i]
+        corner = _intersect(p, r, q, s)
+        if corner is None:
+            return None
+        out.append(corner)
+    snapped = np.array(out)
+    if np.hypot(*(snapped - quad).T).max() > 0.15 * _sides(quad).min():
+        return None
+    return snapped
+
+
 #: a card found by its edges stands for a paper blob holding its centre when it covers at
-#: least this share of the blob's area
+#: least this share of the blob's area, or when Canny's edges alone run along WHOLE_OUTLINE
+#: of each of its sides (the card on top where cards overlap; a card whose paper the paper
+#: test ran into a knitted blanket): on decks C and E this found 12 more outlines, whose
+#: corners named 7 more listed cards and no unlisted one (0.8: one more, naming an
+#: unlisted card)
 WHOLE_BLOB = 0.8
+WHOLE_OUTLINE = 0.9
 
 
 #: a frame at least this bright (the median HSV value) may be a table as light as paper,
@@ -704,6 +783,27 @@ LIGHT_TABLE = 110
 #: and the share of its inside that must be paper (lit and unsaturated)
 EDGE_SUPPORT = 0.7
 EDGE_PAPER = 0.75
+
+#: a quadrilateral found from edges is card-shaped when its shorter sides are at least
+#: CARD_ASPECT of its longer ones (a card seen square-on is 0.72, or 0.5 foreshortened), or
+#: down to SQUASHED_ASPECT when SQUASHED_SUPPORT of each side runs along an edge and
+#: SQUASHED_PAPER of its inside is paper: a frame exported squashed to a square (a 16:9
+#: webcam frame stretched to 640x640, deck C's WIN_2024 series) makes an upright card 0.42
+#: as wide as long and a rotated one narrower still; in that series the outlines so found
+#: measured 0.33 to 0.45 with at least 0.92 of every side on an edge and 0.94 of paper
+CARD_ASPECT = 0.45
+SQUASHED_ASPECT = 0.3
+SQUASHED_SUPPORT = 0.9
+SQUASHED_PAPER = 0.9
+
+#: a quadrilateral found from edges that holds less paper than EDGE_PAPER (a court card,
+#: whose figure is no paper) is a card when FRAMED_SUPPORT of each side runs along an edge,
+#: paper runs all round just inside its edge (its white border) and it holds at least
+#: FRAMED_PAPER of paper: on decks A, C and E whole court cards held 0.62 to 0.88 (21 more
+#: outlines whose corners name a listed card), the frame round a court card's figure,
+#: whose inside is also ringed with white, 0.45 to 0.54 (its corners named unlisted cards)
+FRAMED_SUPPORT = 0.9
+FRAMED_PAPER = 0.6
 
 
 _ALONG = np.linspace(0.1, 0.9, 24)
@@ -720,30 +820,49 @@ def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
     return float((near[ys, xs] > 0).mean(axis=1).min())
 
 
-def _edge_card(
-    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+def _card_like(
+    quad: NDArray[np.float64], shape: tuple[int, ...], min_area: float, min_side: float
 ) -> bool:
-    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
-    edges on every side and holds mostly paper."""
-    h, w = near.shape[:2]
+    """Whether a quadrilateral has a card's shape (at least :data:`SQUASHED_ASPECT` as wide
+    as long), is large enough to read and lies inside a frame of ``shape``."""
+    h, w = shape[:2]
     if quad[:, 0].min() < 1 or quad[:, 1].min() < 1:
         return False
     if quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2:
         return False
     sides = _sides(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if min(a, b) / max(a, b) < 0.45 or sides.min() < min_side:
+    if min(a, b) / max(a, b) < SQUASHED_ASPECT or sides.min() < min_side:
         return False
-    if cv2.contourArea(quad.astype(np.float32)) < min_area:
+    return bool(cv2.contourArea(quad.astype(np.float32)) >= min_area)
+
+
+def _edge_card(
+    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+) -> bool:
+    """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
+    edges on every side and holds mostly paper."""
+    if not _card_like(quad, near.shape, min_area, min_side):
         return False
-    if _edge_support(quad, near) < EDGE_SUPPORT:
+    sides = _sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    squashed = min(a, b) / max(a, b) < CARD_ASPECT
+    support = _edge_support(quad, near)
+    if support < (SQUASHED_SUPPORT if squashed else EDGE_SUPPORT):
         return False
     x, y, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
     box = np.zeros((bh, bw), np.uint8)
     cv2.fillConvexPoly(box, np.round(quad - [x, y]).astype(np.int32), 255)
     inside = cv2.countNonZero(box)
     held = cv2.countNonZero(cv2.bitwise_and(box, paper[y : y + bh, x : x + bw]))
-    return held >= EDGE_PAPER * max(1, inside)
+    if held >= (SQUASHED_PAPER if squashed else EDGE_PAPER) * max(1, inside):
+        return True
+    # a court card: its figure is no paper, but its white border runs all round inside
+    return (
+        support >= FRAMED_SUPPORT
+        and held >= FRAMED_PAPER * max(1, inside)
+        and _paper_frame(paper, quad)
+    )
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1323,6 +1442,7 @@ def _add_edge_quads(
     taken = [q.astype(np.float32) for q in quads] + [o.astype(np.float32) for o in outlines]
     out, out_loose, added = list(quads), list(loose), []
     blobs = [(t, abs(cv2.contourArea(t))) for t in taken[len(quads) :]]
+    near: Image | None = None
     for quad in found:
         cx, cy = (float(v) for v in quad.mean(axis=0))
         if any(cv2.pointPolygonTest(t, (cx, cy), False) >= 0 for t in taken[: len(quads)]):
@@ -1334,7 +1454,14 @@ def _add_edge_quads(
             cv2.pointPolygonTest(t, (cx, cy), False) >= 0 and size < WHOLE_BLOB * area
             for t, area in blobs
         ):
-            continue
+            # unless edges run all round it: a card lying on top, or one whose paper the
+            # paper test ran into a pale, textured table
+            if near is None:
+                grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+                edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
+                near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
+            if _edge_support(quad, near) < WHOLE_OUTLINE:
+                continue
         out.append(quad)
         out_loose.append(None)
         added.append(quad.astype(np.float32))
@@ -1367,7 +1494,7 @@ def _add_edge_quads(
 class Located:
     """The card outlines found on a frame, as :func:`locate` finds them."""
 
-    mask: Image  # the paper mask of the shrunk frame
+    mask: Image  # the paper mask of the shrunk frame, the stretches found by edges filled in
     scale: NDArray[np.float64]  # frame pixels per shrunk pixel (x, y)
     quads: list[NDArray[np.float64]]  # card quadrilaterals on the shrunk frame
     outlines: list[NDArray[np.int32]]  # other paper blobs (cards overlapping), shrunk frame
@@ -1405,8 +1532,12 @@ def locate(frame: Image) -> Located:
     mask, value = paper_and_value(small)
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
     quads, loose = _drop_holders(quads, loose)
+    blobs = {id(o) for o in outlines}
     quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
     quads, loose = _drop_holders(quads, loose)
+    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
+    if parts:  # the stretches of paper found by their edges are paper too
+        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))

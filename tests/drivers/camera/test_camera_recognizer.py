@@ -18,6 +18,7 @@ from drivers.camera.recognizer import (
     Recognizer,
     Status,
     canonical_size,
+    corner_hypotheses,
     effective_size,
     locate,
     needed_margins,
@@ -385,3 +386,81 @@ def test_a_card_on_light_wood_whose_shadow_joins_its_paper_is_found_by_its_edges
     photo = real_photo("amm_IMG_20220921_200521.jpg")
     cards = locate(read_image(photo)).cards()
     assert len(cards) == 1
+
+
+def test_a_card_squashed_by_a_square_export_is_found_by_its_edges() -> None:
+    # a webcam frame squashed to 640 x 640: the two of hearts lying upright is 0.42 as wide
+    # as long, narrower than any card seen square-on, yet its edges run all round it
+    photo = real_photo("amm_WIN_20240627_17_19_30_Pro.jpg")
+    cards = locate(read_image(photo)).cards()
+    corners = np.array([[406, 295], [504, 277], [542, 516], [433, 536]], np.float64)
+    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
+        "the upright two of hearts is not outlined"
+    )
+
+
+def test_an_outline_a_few_pixels_off_its_edges_is_snapped_onto_them() -> None:
+    # the six of diamonds beside a fan on a light desk: its hull's quadrilateral runs 2 to 4
+    # pixels off its edges (a squashed webcam frame), the edges themselves are whole
+    photo = real_photo("amm_WIN_20240627_17_04_33_Pro.jpg")
+    cards = locate(read_image(photo)).cards()
+    corners = np.array([[63, 234], [207, 261], [190, 429], [37, 403]], np.float64)
+    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
+        "the six of diamonds is not outlined"
+    )
+
+
+def test_a_card_whose_paper_runs_into_a_knitted_blanket_is_found_by_its_edges() -> None:
+    # the four of clubs on a pale knitted blanket: the paper test's blob runs into the
+    # blanket, far larger than the card, yet the card's edges run all round it
+    photo = real_photo("amm_WIN_20240627_12_06_39_Pro.jpg")
+    cards = locate(read_image(photo)).cards()
+    corners = np.array([[93, 80], [198, 84], [149, 355], [39, 324]], np.float64)
+    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
+        "the four of clubs is not outlined"
+    )
+
+
+def test_the_index_corner_of_a_card_lying_partly_under_another_is_a_corner_hypothesis() -> None:
+    # on a light desk, a two of hearts lying partly under another card: the stretch of its
+    # paper that edges enclose counts as paper, so its index corner gives a card of the
+    # size of the card found whole beside it (the three of diamonds)
+    photo = real_photo("amm_WIN_20240630_19_35_16_Pro.jpg")
+    found = locate(read_image(photo))
+    clean = [q for q, o in zip(found.quads, found.loose, strict=True) if o is None]
+    sides = np.array([np.hypot(*(q - np.roll(q, 1, axis=0)).T) for q in clean])
+    pairs = np.sort(np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]]), axis=0)
+    short, long = float(np.median(pairs[0])) / 2, float(np.median(pairs[1])) / 2
+    corners = [
+        guess[0]
+        for outline in found.outlines
+        for guess in corner_hypotheses(outline, found.mask, short, long)
+    ]
+    assert any(np.hypot(*(corner - (427, 222))) < 8 for corner in corners), corners
+
+
+def test_a_court_card_on_a_light_desk_is_found_by_its_edges_and_white_border() -> None:
+    # the king of diamonds on a light desk: its figure is no paper, but its edges run all
+    # round it and its white border runs all round inside them
+    photo = real_photo("amm_WIN_20240627_17_15_49_Pro.jpg")
+    cards = locate(read_image(photo)).cards()
+    corners = np.array([[430, 305], [552, 417], [508, 574], [380, 445]], np.float64)
+    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
+        "the king of diamonds is not outlined"
+    )
+
+
+def test_cards_crowding_a_blue_mat_are_paper_all_over() -> None:
+    # six cards on a blue mat: the table's typical saturation, a median over a wide
+    # window, is paper's where they crowd it; the mat under most of the frame still tells
+    # their paper, so each card is one whole outline (the four of diamonds' corner is cut)
+    photo = real_photo("paw_zbiory_4.jpg")
+    centres = [card.mean(axis=0) for card in locate(read_image(photo)).cards()]
+    for x, y in [(342, 903), (1088, 869), (709, 663), (365, 317), (909, 238)]:
+        assert any(np.hypot(cx - x, cy - y) < 15 for cx, cy in centres), (x, y, centres)
+
+
+def _order_like(quad: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """The quadrilateral's corners rolled to start nearest the reference's first corner."""
+    start = int(np.argmin(np.hypot(*(quad - reference[0]).T)))
+    return np.roll(quad, -start, axis=0)
