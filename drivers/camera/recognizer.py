@@ -2056,13 +2056,7 @@ class Recognizer:
         leads, in ink of the suit's colour; None when it is not that sure."""
         if self.reader is None or size < LEARNED_MIN_SIDE:
             return None
-        (c,) = self.reader.read([patch])
-        if c.rank == NO_INDEX or c.red is None or c.red != (c.suit in _RED):
-            return None
-        each = min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
-        if each < 1.0:
-            return None
-        return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, each / 4)
+        return _single_card(self.reader.read([patch])[0])
 
     def recognize_many(self, frames: Sequence[Image]) -> list[FrameRecognition]:
         """``recognize`` over several frames."""
@@ -2119,6 +2113,18 @@ def shows_figure(middle: Image) -> bool:
     box = (labels[y : y + bh, x : x + bw] == i) & coloured[y : y + bh, x : x + bw]
     not_red = box & (hue[y : y + bh, x : x + bw] >= 12) & (hue[y : y + bh, x : x + bw] <= 160)
     return bool(np.count_nonzero(not_red) >= FIGURE_COLOUR * bw * bh)
+
+
+def _single_card(c: CornerRead) -> tuple[Card, float] | None:
+    """The card one index corner names alone, with its confidence, when the learned reader
+    names it with :data:`LEARNED_SINGLE` times the leads in ink of its suit's colour; None
+    otherwise (no index, too faint, ink of the other colour or none)."""
+    if c.rank == NO_INDEX or c.red is None or c.red != (c.suit in _RED):
+        return None
+    each = min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
+    if each < 1.0:
+        return None
+    return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, each / 4)
 
 
 def _learned_card(

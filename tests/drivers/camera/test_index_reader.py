@@ -35,10 +35,12 @@ from drivers.camera.recognizer import (
     LEARNED_GREY,
     LEARNED_LOOSE,
     LEARNED_PIPS,
+    LEARNED_SINGLE,
     LEARNED_STRONG,
     Recognizer,
     Status,
     _learned_card,
+    _single_card,
 )
 from tests.support.real_cards import real_cards, real_photo
 
@@ -109,9 +111,9 @@ def test_reads_rendered_indices_in_fonts_it_was_not_trained_on() -> None:
     reads = reader.read([c[0] for c in corners])
     ranks = sum(r.rank == c[1] for r, c in zip(reads, corners, strict=True))
     suits = sum(r.suit == c[2] for r, c in zip(reads, corners, strict=True))
-    # measured: 97 of 104 ranks and 92 of 104 suits (every style, clean corners)
-    assert ranks >= 0.85 * len(corners), f"{ranks} of {len(corners)} ranks"
-    assert suits >= 0.85 * len(corners), f"{suits} of {len(corners)} suits"
+    # measured: 104 of 104 ranks and 103 of 104 suits (every style, clean corners)
+    assert ranks >= 0.95 * len(corners), f"{ranks} of {len(corners)} ranks"
+    assert suits >= 0.95 * len(corners), f"{suits} of {len(corners)} suits"
     # a blank corner of paper holds no index
     blank = np.full((55, 34, 3), 235, np.uint8)
     blank[:3], blank[:, :4] = 40, 40
@@ -216,14 +218,15 @@ def test_training_again_gives_the_same_accuracy(tmp_path: Path) -> None:
     # corners in fonts held out of training
     trainer = _trainer()
     fonts = trainer.training_fonts()
-    models = [trainer.train(trainer.corners(150, 3, fonts), 3, epochs=4) for _ in range(2)]
+    models = [trainer.train(trainer.corners(300, 3, fonts), 3, epochs=10) for _ in range(2)]
     assert models[0].model == models[1].model
     rng = random.Random(4)
     corners = [trainer.render_corner(r % 13, r % 4, rng, trainer.HELD_OUT) for r in range(130)]
     images = [trainer.degrade(c.image, rng) for c in corners]
     scores = [sum(r.rank == c.rank for r, c in zip(m.read(images), corners, strict=True))
               for m in models]  # fmt: skip
-    assert scores[0] == scores[1] >= 0.6 * len(corners)
+    # measured: 113 of 130 (the shipped model trains on ten times the corners)
+    assert scores[0] == scores[1] >= 0.75 * len(corners)
 
 
 def _real_photos(decks: str) -> list[tuple[Path, str, set[str]]]:
@@ -260,9 +263,9 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
     learned = _read_real("DFIJ")
     glyphs = _read_real("DFIJ", learned=False)
     assert learned["wrong"] == 0
-    # measured: 72 of the 130 listed cards read (the others mostly not found as outlines or
+    # measured: 74 of the 130 listed cards read (the others mostly not found as outlines or
     # not settled), 8 by the profile's glyphs alone
-    assert learned["right"] >= 66, (learned, glyphs)
+    assert learned["right"] >= 68, (learned, glyphs)
     assert learned["right"] >= glyphs["right"] + 10, (learned, glyphs)
 
 
@@ -270,7 +273,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 198, counts  # measured: 209 of 943, none wrong
+    assert counts["right"] >= 250, counts  # measured: 263 of 943, none wrong
 
 
 def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm() -> None:
@@ -313,6 +316,11 @@ def test_real_cards_the_reader_once_misread_are_read_right_or_left_unknown() -> 
     assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "QH"}
 
 
-def test_a_card_whose_other_corners_are_hidden_is_read_from_its_one_corner() -> None:
-    # a close-up of a spread: the eight of spades shows one index corner beside the others
-    assert _reads("ger_7_2.jpg") == {"7D", "7S", "8S"}
+def test_one_corner_alone_settles_a_card_only_with_four_times_the_leads_in_its_ink() -> None:
+    lead = RANK_LEAD * LEARNED_SINGLE
+    assert _single_card(_corner("8S", lead, lead)) == (Card.parse("8S"), 0.25)
+    assert _single_card(_corner("8S", 0.99 * lead, 2 * lead)) is None
+    assert _single_card(_corner("8S", 2 * lead, 0.99 * lead)) is None
+    assert _single_card(_corner("8H", lead, lead, "black")) is None  # black ink, a red suit
+    assert _single_card(_corner("8S", lead, lead, "none")) is None  # no ink measured
+    assert _single_card(_corner("none", 9 * lead, 9 * lead)) is None
