@@ -44,6 +44,7 @@ __all__ = [
     "corner_input",
     "has_colour",
     "ink_colour",
+    "ink_redness",
     "load_index_reader",
 ]
 
@@ -131,18 +132,29 @@ def corner_input(patch: Image) -> NDArray[np.float32]:
 class CornerRead:
     """What the network says of one index corner: rank (``NO_INDEX`` for none), suit (0 … 3,
     ``Suit`` values), each with its lead over the runner-up, and the ink's colour (True for
-    red, False for black, None where the frame shows no colour)."""
+    red, False for black, None where the corner shows no ink) with its measure
+    (:func:`ink_redness`; None where not measured)."""
 
     rank: int
     rank_lead: float
     suit: int
     suit_lead: float
     red: bool | None
+    redness: float | None = None
 
 
 def ink_colour(patch: Image) -> bool | None:
-    """True when the corner's ink is red, False when black (or any dark colour, or when the
-    frame is grey), None when the corner holds no ink.
+    """True when the corner's ink is red (:func:`ink_redness` at least :data:`RED_INK`),
+    False when black (or any dark colour, or when the frame is grey), None when the corner
+    holds no ink."""
+    redness = ink_redness(patch)
+    return None if redness is None else redness >= RED_INK
+
+
+def ink_redness(patch: Image) -> float | None:
+    """How red the corner's ink is: its red channel, against the card's own paper, less the
+    larger of its green and blue (0 for grey ink or a grey frame); None when the corner
+    holds no ink.
 
     The ink is looked for on the card only (:func:`_card_region`): the table beyond the
     card's edges, dark or as red as wood, is no ink. There it is what Otsu's threshold
@@ -151,7 +163,7 @@ def ink_colour(patch: Image) -> bool | None:
     card's own paper, a white reference under any light.
     """
     if patch.ndim != 3:
-        return False
+        return 0.0
     card = _card_region(np.asarray(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), np.uint8))
     if card is None:
         return None
@@ -166,7 +178,7 @@ def ink_colour(patch: Image) -> bool | None:
         return None  # blank paper: its noise split in two is no ink
     paper = np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0
     colour = np.array(cv2.mean(patch, ink)[:3]) / paper
-    return bool(colour[2] - max(colour[0], colour[1]) >= RED_INK)
+    return float(colour[2] - max(colour[0], colour[1]))
 
 
 #: the least difference (0-255) between paper and ink, in the darkest channel, for a corner
@@ -259,6 +271,7 @@ class IndexReader:
         rank, suit = self.logits(patches)
         out = []
         for i, patch in enumerate(patches):
+            redness = ink_redness(patch)
             r = np.sort(rank[i])
             s = np.sort(suit[i])
             out.append(
@@ -267,7 +280,8 @@ class IndexReader:
                     float(r[-1] - r[-2]),
                     int(suit[i].argmax()),
                     float(s[-1] - s[-2]),
-                    ink_colour(patch),
+                    None if redness is None else redness >= RED_INK,
+                    redness,
                 )
             )
         return out

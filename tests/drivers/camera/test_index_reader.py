@@ -39,6 +39,7 @@ from drivers.camera.recognizer import (
     LEARNED_STRONG,
     Recognizer,
     Status,
+    _ink_red,
     _learned_card,
     _single_card,
 )
@@ -324,3 +325,15 @@ def test_one_corner_alone_settles_a_card_only_with_four_times_the_leads_in_its_i
     assert _single_card(_corner("8H", lead, lead, "black")) is None  # black ink, a red suit
     assert _single_card(_corner("8S", lead, lead, "none")) is None  # no ink measured
     assert _single_card(_corner("none", 9 * lead, 9 * lead)) is None
+
+
+def test_two_corners_ink_is_judged_together_where_both_were_measured() -> None:
+    def corner(red: bool | None, redness: float | None) -> CornerRead:
+        return CornerRead(9, 9.0, 1, 9.0, red, redness)
+
+    # a webcam's pale red on a jack of diamonds: one corner just under the line, one over
+    assert _ink_red(corner(False, 0.058), corner(True, 0.063)) is True
+    assert _ink_red(corner(False, 0.01), corner(True, 0.08)) is False
+    # unmeasured (a grey frame's reads, or the tests' own): both must say the same
+    assert _ink_red(corner(True, None), corner(True, None)) is True
+    assert _ink_red(corner(True, None), corner(None, None)) is None
