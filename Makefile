@@ -79,7 +79,7 @@ camera-profile: venv
 
 # Retrain the learned index reader from corners rendered in many fonts (commit the result;
 # from the dev extra, Pillow draws the TrueType glyphs and PyTorch fits the network, about
-# 17 minutes on two cores; the product reads the ONNX file with OpenCV alone). The shipped
+# 8 minutes on two cores; the product reads the ONNX file with OpenCV alone). The shipped
 # model was made with
 # Debian's fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf and fonts-urw-base35
 # installed; faces missing are skipped, which gives another model.
