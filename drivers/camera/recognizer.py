@@ -1262,19 +1262,24 @@ MAX_INDEX_TRIES = 32
 
 def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
     """How much taller than wide the frame shows the world (1 for a camera's own frames):
-    the median over the cards found whole of the vertical stretch that makes each a
-    rectangle of the card's ``aspect`` (frames exported squashed to 640 x 640 show cards
-    up to twice as tall as they are); 1 without cards."""
-    found = []
-    for q in quads:
-        u, v = q[1] - q[0], q[3] - q[0]
-        if np.hypot(*u) > np.hypot(*v):
-            u, v = v, u  # u the short side
-        den = u[1] * u[1] - aspect * aspect * v[1] * v[1]
-        num = aspect * aspect * v[0] * v[0] - u[0] * u[0]
-        if abs(den) > 1e-6 and num / den > 0:
-            found.append(math.sqrt(den / num))
-    return float(np.clip(np.median(found), 0.5, 2.0)) if found else 1.0
+    the vertical stretch, from 0.5 to 2, that best makes the cards found whole rectangles of
+    the card's ``aspect`` (frames exported squashed to 640 x 640 show cards up to twice as
+    tall as they are), by the median over them of how far each is from one, in the ratio
+    of its sides and the angle at its corners; 1 without cards."""
+    if not quads:
+        return 1.0
+    q = np.stack(quads).astype(np.float64)[:, None, :, :]  # (Q, 1, 4, 2)
+    stretched = q / np.stack([np.ones_like(_SQUASHES), _SQUASHES], axis=1)[None, :, None, :]
+    d = np.roll(stretched, -1, axis=2) - stretched  # side i from corner i to i + 1
+    length = np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-6)  # (Q, S, 4)
+    a, b = length[..., 0] + length[..., 2], length[..., 1] + length[..., 3]
+    ratio = np.abs(np.log(np.minimum(a, b) / np.maximum(a, b) / aspect))
+    u = d / length[..., None]
+    cos = np.abs(np.sum(u * np.roll(u, -1, axis=2), axis=-1)).mean(axis=-1)
+    return float(_SQUASHES[int(np.argmin(np.median(ratio + cos, axis=0)))])
+
+
+_SQUASHES = np.geomspace(0.5, 2.0, 57)  # the stretches tried, about 2.5 % apart
 
 
 def index_hypotheses(
