@@ -43,10 +43,15 @@ __all__ = [
     "FULL_EVIDENCE_SIDE",
     "FULL_RED_SUIT_SIDE",
     "FULL_SUIT_SIDE",
+    "INDEX_PIPS_CHECKED",
+    "INDEX_RANK_AT",
+    "INDEX_STEP",
     "LEARNED_LOOSE",
     "LEARNED_MIN_SIDE",
     "LEARNED_STRONG",
     "LEARNED_ZOOM",
+    "MAX_INDEX_PAIRS",
+    "MAX_INDEX_TRIES",
     "MIN_CARD_SIDE",
     "MIN_PIP_SIDE",
     "MIN_RED_SUIT_SIDE",
@@ -1230,32 +1235,38 @@ INDEX_SUIT_EXTENT = (0.5, 1.4)
 #: it)
 INDEX_CARD_SIZE = (0.6, 1.6)
 #: a pair's card whose reader leads fall short is read again this much smaller and larger
-#: when its corner already shows this share of the leads the one corner needs
+#: when its corner already shows this share of the leads the one corner needs (on deck C
+#: this reads 12 cards more)
 INDEX_RESCALE = (0.88, 1.14)
 INDEX_PROMISING = 0.5
 #: ranks a card read from one index corner alone is not reported as when its middle clearly
 #: shows another number of pips (:meth:`Recognizer._pips_deny`): the learned reader takes a
 #: flat-topped 3 (deck A's) for a 5 with leads of four times the single corner's; checked on
 #: a five only, as the middle of a card lying under others shows their pips (checking every
-#: number card lost 16 of the 68 cards read this way on deck C)
+#: number card lost 22 of the 135 cards read on deck C; checking fives loses 3 there, and
+#: during development three threes of deck A read as fives this way were refused so)
 INDEX_PIPS_CHECKED = frozenset({int(Rank.FIVE)})
 #: the share of a typical card's area of paper that must lie outside the cards read on a
 #: frame for its index corners to be looked for (on a rendered frame whose cards were all
-#: read none lies outside them)
+#: read none lies outside them; on decks A, C and E it costs no card)
 INDEX_PAPER = 0.2
 #: the least height (pixels) of a typical rank glyph (a tenth of the card's) on the frame
-#: ink is looked for on (shrunk by a whole factor while glyphs keep this)
+#: ink is looked for on (shrunk by a whole factor while glyphs keep this; the split of
+#: rank from suit needs a few pixels between them)
 INDEX_GLYPH = 9
-#: ink: the darkest channel this much (0-255) below its neighbourhood's mean
+#: ink: the darkest channel (red ink is dark in green and blue) this much (0-255) below
+#: the mean of a neighbourhood of 0.3 of the typical card's height (an index's own size),
+#: as the learned reader's ink test (:data:`~drivers.camera.reader.INK_CONTRAST`) asks 25
 INDEX_INK = 20
 #: ink is looked for where its neighbourhood is light: at least this share of the frame's
 #: lightest (its 99th percentile, in the darkest channel), paper rather than a table; at
-#: 0.5 light wood beside cards counted as ink, and 0.65 kept deck F's crowded frame at 26
-#: fps (on decks A, C and E the search then adds 53 cards, at 0.5 it added 62)
+#: 0.5 light wood beside cards counted as ink and deck F's crowded 1280 x 720 frame fell
+#: from 28 to 22 frames per second; at 0.65 it keeps 27 (on decks A, C and E the search
+#: adds 66 cards, 72 at 0.5)
 INDEX_LIGHT = 0.65
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
 #: (every input is bounded: one corner costs the learned reader about half a millisecond;
-#: on decks A, C and E no card more is read with no bound on the corners read)
+#: on decks A, C and E no bound on the corners read reads no card more)
 MAX_INDEX_PAIRS = 400
 MAX_INDEX_TRIES = 32
 
