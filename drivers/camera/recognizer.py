@@ -2242,8 +2242,8 @@ class Recognizer:
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
-        them lost), each by :meth:`_single_corner`; ``clean`` are the outlines found whole
-        (the typical card's size and the frame's squash). A card already read on the frame
+        them lost), each by :meth:`_single_corner`; ``found`` the outlines found (those found
+        whole give the typical card's size and the frame's squash). A card already read on the frame
         is not read again, nor a place where two guesses name two cards; each card read
         takes the place of an ``unknown`` holding its index."""
         if self.reader is None or not has_colour(frame):
@@ -2259,8 +2259,8 @@ class Recognizer:
         else:
             card_h = 0.0
         # only where paper lies outside every card read (a frame whose cards were all read
-        # is not searched): at least INDEX_PAPER of the typical card's area, or of the
-        # least outline's where none was found whole
+        # is not searched): at least INDEX_PAPER of the typical card's area, or of 600
+        # shrunk pixels (the least outline's) where none was found whole
         paper = found.mask.copy()
         shrunk = [np.round((t + 0.5) / found.scale - 0.5).astype(np.int32) for t in taken]
         for t in shrunk:
@@ -2292,25 +2292,24 @@ class Recognizer:
             tries += 1
             if settled is None:
                 continue
-            if settled[1] < 0:  # promising: the card a little smaller and larger
+            if settled[0] is None:  # promising: the card a little smaller and larger
                 for k in INDEX_RESCALE:
                     settled = self._index_corner(frame, quad, centre, k)
                     tries += 1
-                    if settled is not None and settled[1] >= 0:
+                    if settled is not None and settled[0] is not None:
                         break
-                else:
-                    continue
-            assert settled is not None
+            if settled is None or settled[0] is None:
+                continue
             reads.append((settled[0], settled[1], settled[2], centre))
             read_quads.append(settled[2].astype(np.float32))
         return self._place_indices(reads, known, out, card_h, frame.shape[1], frame.shape[0])
 
     def _index_corner(
         self, frame: Image, quad: NDArray[np.float64], centre: Point, k: float
-    ) -> tuple[Card, float, NDArray[np.float64]] | None:
+    ) -> tuple[Card | None, float, NDArray[np.float64]] | None:
         """The card a guessed card's index corner names (:meth:`_single_corner`), the guess
-        scaled by ``k`` about its rank glyph's centre, with its confidence and quad; a
-        confidence below 0 where it does not, but its corner shows at least
+        scaled by ``k`` about its rank glyph's centre, with its confidence and quad; no card
+        (and no confidence) where it names none, but its corner shows at least
         :data:`INDEX_PROMISING` of the leads needed; None otherwise."""
         assert self.reader is not None
         p = self.profile
@@ -2325,7 +2324,7 @@ class Recognizer:
         if rank == NO_INDEX or each < INDEX_PROMISING:
             return None
         if each < 1.0:
-            return Card.of(Rank(0), Suit(0)), -1.0, quad
+            return None, 0.0, quad
         read = CornerRead(
             rank,
             float(r[-1] - r[-2]),
