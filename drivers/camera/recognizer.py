@@ -1310,13 +1310,12 @@ def index_hypotheses(
     by the frame's edge is not a card on the table). Each quad comes with its rank glyph's
     centre, most plausible first, at most :data:`MAX_INDEX_PAIRS`."""
     fh, fw = frame.shape[:2]
-    b, g, r = cv2.split(frame)
-    darkest = cv2.min(cv2.min(b, g), r)
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
     f = max(1, min(int(0.1 * card_height / INDEX_GLYPH), -(-max(fw, fh) // DETECTION_SIZE)))
-    if f > 1:
-        darkest = cv2.resize(darkest, (fw // f, fh // f), interpolation=cv2.INTER_AREA)
+    small = frame if f == 1 else cv2.resize(frame, (fw // f, fh // f), interpolation=cv2.INTER_AREA)
+    b, g, r = cv2.split(small)
+    darkest = cv2.min(cv2.min(b, g), r)
     sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
     block = max(15, int(0.3 * card_height / f) | 1) if card_height else 31
     # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
