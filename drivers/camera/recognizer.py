@@ -32,6 +32,7 @@ from drivers.camera.reader import (
     CornerRead,
     IndexReader,
     has_colour,
+    ink_colour,
     load_index_reader,
 )
 
@@ -42,10 +43,15 @@ __all__ = [
     "FULL_EVIDENCE_SIDE",
     "FULL_RED_SUIT_SIDE",
     "FULL_SUIT_SIDE",
+    "INDEX_PIPS_CHECKED",
+    "INDEX_RANK_AT",
+    "INDEX_STEP",
     "LEARNED_LOOSE",
     "LEARNED_MIN_SIDE",
     "LEARNED_STRONG",
     "LEARNED_ZOOM",
+    "MAX_INDEX_PAIRS",
+    "MAX_INDEX_TRIES",
     "MIN_CARD_SIDE",
     "MIN_PIP_SIDE",
     "MIN_RED_SUIT_SIDE",
@@ -68,6 +74,8 @@ __all__ = [
     "effective_size",
     "find_quads",
     "find_shapes",
+    "frame_squash",
+    "index_hypotheses",
     "index_patches",
     "locate",
     "measure_quads",
@@ -1204,6 +1212,183 @@ def corner_hypotheses(
     return out
 
 
+#: index-first finding: where a card's outline cannot be found (cards fanned or piled on a
+#: table as light as their paper, the edges between them lost), its index corner still
+#: shows. An index is a rank glyph over a suit symbol: two ink components, the rank the
+#: longer along the card's "down" (the vector from the rank's centre to the suit's). The
+#: centre of the rank glyph on the card (x / width, y / height): the median over 353 index
+#: corners of cards read whole on decks A, C and E
+INDEX_RANK_AT = (0.10, 0.104)
+#: the card is placed as though the distance from its rank's centre to its suit's were this
+#: share of its height (measured 0.11 on the same corners; placed at 0.09 to 0.14, the
+#: learned reader read right most at 0.12 to 0.14, the index taken a little larger)
+INDEX_STEP = 0.13
+#: a rank glyph's extent along the card's down, over its suit symbol's: 1.12 to 1.57 on
+#: the 80 pairs read right on decks A, C and E (0.65 to 2.11 on all the pairs tried)
+INDEX_RANK_OVER_SUIT = (1.05, 1.75)
+#: the rank glyph's and the suit symbol's extents along the down, over the distance
+#: between their centres: 0.79 to 1.52 and 0.58 to 1.36 on those pairs
+INDEX_RANK_EXTENT = (0.75, 1.6)
+INDEX_SUIT_EXTENT = (0.5, 1.4)
+#: the card a pair implies, over the typical card found whole in the frame (their long
+#: sides): 0.64 to 1.37 on those pairs (perspective and the 640 x 640 exports' squash vary
+#: it)
+INDEX_CARD_SIZE = (0.6, 1.6)
+#: a pair's card whose reader leads fall short is read again this much smaller and larger
+#: when its corner already shows this share of the leads the one corner needs (on deck C
+#: this reads 12 cards more)
+INDEX_RESCALE = (0.88, 1.14)
+INDEX_PROMISING = 0.5
+#: ranks a card read from one index corner alone is not reported as when its middle clearly
+#: shows another number of pips (:meth:`Recognizer._pips_deny`): the learned reader takes a
+#: flat-topped 3 (deck A's) for a 5 with leads of four times the single corner's; checked on
+#: a five only, as the middle of a card lying under others shows their pips (checking every
+#: number card lost 22 of the 135 cards read on deck C; checking fives loses 3 there, and
+#: during development three threes of deck A read as fives this way were refused so)
+INDEX_PIPS_CHECKED = frozenset({int(Rank.FIVE)})
+#: the share of a typical card's area of paper that must lie outside the cards read on a
+#: frame for its index corners to be looked for (on a rendered frame whose cards were all
+#: read none lies outside them; on decks A, C and E it costs no card)
+INDEX_PAPER = 0.2
+#: the least height (pixels) of a typical rank glyph (a tenth of the card's) on the frame
+#: ink is looked for on (shrunk by a whole factor while glyphs keep this; the split of
+#: rank from suit needs a few pixels between them)
+INDEX_GLYPH = 9
+#: ink: the darkest channel (red ink is dark in green and blue) this much (0-255) below
+#: the mean of a neighbourhood of 0.3 of the typical card's height (an index's own size),
+#: as the learned reader's ink test (:data:`~drivers.camera.reader.INK_CONTRAST`) asks 25
+INDEX_INK = 20
+#: ink is looked for where its neighbourhood is light: at least this share of the frame's
+#: lightest (its 99th percentile, in the darkest channel), paper rather than a table; at
+#: 0.5 light wood beside cards counted as ink and deck F's crowded 1280 x 720 frame fell
+#: from 28 to 22 frames per second; at 0.65 it keeps 27 (on decks A, C and E the search
+#: adds 66 cards, 72 at 0.5)
+INDEX_LIGHT = 0.65
+#: pairs guessed per frame, the most plausible first, and index corners read per frame
+#: (every input is bounded: one corner costs the learned reader about half a millisecond;
+#: on decks A, C and E no bound on the corners read reads no card more)
+MAX_INDEX_PAIRS = 400
+MAX_INDEX_TRIES = 32
+
+
+def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
+    """How much taller than wide the frame shows the world (1 for a camera's own frames):
+    the vertical stretch, from 0.5 to 2, that best makes the cards found whole rectangles of
+    the card's ``aspect`` (frames exported squashed to 640 x 640 show cards up to twice as
+    tall as they are), by the median over them of how far each is from one, in the ratio
+    of its sides and the angle at its corners; 1 without cards."""
+    if not quads:
+        return 1.0
+    q = np.stack(quads).astype(np.float64)[:, None, :, :]  # (Q, 1, 4, 2)
+    stretched = q / np.stack([np.ones_like(_SQUASHES), _SQUASHES], axis=1)[None, :, None, :]
+    d = np.roll(stretched, -1, axis=2) - stretched  # side i from corner i to i + 1
+    length = np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-6)  # (Q, S, 4)
+    a, b = length[..., 0] + length[..., 2], length[..., 1] + length[..., 3]
+    ratio = np.abs(np.log(np.minimum(a, b) / np.maximum(a, b) / aspect))
+    u = d / length[..., None]
+    cos = np.abs(np.sum(u * np.roll(u, -1, axis=2), axis=-1)).mean(axis=-1)
+    return float(_SQUASHES[int(np.argmin(np.median(ratio + cos, axis=0)))])
+
+
+_SQUASHES = np.geomspace(0.5, 2.0, 57)  # the stretches tried, about 2.5 % apart
+
+
+def index_hypotheses(
+    frame: Image,
+    card_height: float,
+    squash: float,
+    taken: Sequence[NDArray[np.float32]],
+    aspect: float,
+) -> list[tuple[NDArray[np.float64], Point]]:
+    """Whole-card quads guessed from index corners: each pair of ink components that looks
+    like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
+    around it) gives a card whose index that is, lying along the pair's axis, of the height
+    the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
+    card's ``card_height`` (frame pixels; 0 when no card was found whole), the frame
+    stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
+    (cards already read) are not looked at, nor cards reaching beyond the frame (a card cut
+    by the frame's edge is not a card on the table). Each quad comes with its rank glyph's
+    centre, most plausible first, at most :data:`MAX_INDEX_PAIRS`."""
+    fh, fw = frame.shape[:2]
+    # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
+    # at least INDEX_GLYPH pixels tall
+    f = max(1, min(int(0.1 * card_height / INDEX_GLYPH), -(-max(fw, fh) // DETECTION_SIZE)))
+    small = frame if f == 1 else cv2.resize(frame, (fw // f, fh // f), interpolation=cv2.INTER_AREA)
+    b, g, r = cv2.split(small)
+    darkest = cv2.min(cv2.min(b, g), r)
+    sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
+    block = max(15, int(0.3 * card_height / f) | 1) if card_height else 31
+    # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
+    # (paper: at least INDEX_LIGHT of the frame's lightest, in the darkest channel)
+    mean = cv2.blur(darkest, (block, block))
+    ink = cv2.compare(cv2.add(darkest, np.full_like(darkest, INDEX_INK)), mean, cv2.CMP_LT)
+    light = round(INDEX_LIGHT * float(np.percentile(darkest[::4, ::4], 99)))
+    ink = cv2.bitwise_and(ink, cv2.compare(mean, np.full_like(mean, light), cv2.CMP_GE))
+    inside = np.zeros_like(ink)
+    if taken:  # a component centred inside a quad taken is no index of another card
+        shrunk = [np.round(t / np.array([sx, sy], np.float32)).astype(np.int32) for t in taken]
+        for t in shrunk:  # one by one: overlapping quads filled at once cancel out
+            cv2.fillConvexPoly(inside, t, 255)
+        ink = cv2.bitwise_and(ink, cv2.bitwise_not(inside))
+    _, _, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    cx = np.clip(np.round(centres[1:, 0]).astype(np.intp), 0, ink.shape[1] - 1)
+    cy = np.clip(np.round(centres[1:, 1]).astype(np.intp), 0, ink.shape[0] - 1)
+    w, h, area = (stats[1:, i].astype(np.float64) for i in (2, 3, 4))
+    w, h = w * sx, h * sy
+    centres = (centres + 0.5) * np.array([sx, sy]) - 0.5
+    size = np.maximum(w, h)
+    lo, hi = (0.05 * card_height, 0.17 * card_height) if card_height else (6.0, min(fh, fw) / 6)
+    keep = (size >= lo) & (size <= hi) & (area * sx * sy >= 0.15 * w * h) & (area >= 12)
+    keep &= inside[cy, cx] == 0
+    idx = np.flatnonzero(keep)
+    if len(idx) < 2:
+        return []
+    c = centres[idx + 1].astype(np.float64)
+    c[:, 1] /= squash  # the world's proportions
+    d = c[None, :, :] - c[:, None, :]  # from a rank (row) to a suit (column)
+    dist = np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-6)
+    ux, uy = np.abs(d[..., 0]) / dist, np.abs(d[..., 1]) / dist
+    # each glyph's extent along the pair's axis, from its box
+    along_rank = ux * w[idx][:, None] + uy * h[idx][:, None] / squash
+    along_suit = ux * w[idx][None, :] + uy * h[idx][None, :] / squash
+    ratio = along_rank / np.maximum(along_suit, 1e-6)
+    good = (
+        (ratio >= INDEX_RANK_OVER_SUIT[0]) & (ratio <= INDEX_RANK_OVER_SUIT[1])
+        & (along_rank >= INDEX_RANK_EXTENT[0] * dist) & (along_rank <= INDEX_RANK_EXTENT[1] * dist)
+        & (along_suit >= INDEX_SUIT_EXTENT[0] * dist) & (along_suit <= INDEX_SUIT_EXTENT[1] * dist)
+    )  # fmt: skip
+    height = dist / INDEX_STEP
+    if card_height:
+        good &= (height >= INDEX_CARD_SIZE[0] * card_height) & (
+            height <= INDEX_CARD_SIZE[1] * card_height
+        )
+    ri, si = np.nonzero(good)
+    # the most plausible first: the rank-over-suit ratio nearest its typical 1.36
+    order = np.argsort(np.abs(np.log(ratio[ri, si] / 1.36)))[:MAX_INDEX_PAIRS]
+    out = []
+    for r, s in zip(ri[order], si[order], strict=True):
+        down = d[r, s] / dist[r, s]
+        right = np.array([down[1], -down[0]])
+        ht = float(height[r, s])
+        wd = ht * aspect
+        corner = c[r] - INDEX_RANK_AT[0] * wd * right - INDEX_RANK_AT[1] * ht * down
+        quad = np.array(
+            [corner, corner + wd * right, corner + wd * right + ht * down, corner + ht * down]
+        )
+        quad[:, 1] *= squash
+        margin = 0.02 * ht
+        if (
+            (quad.min(axis=0) < -margin).any()
+            or (quad[:, 0] > fw - 1 + margin).any()
+            or (quad[:, 1] > fh - 1 + margin).any()
+        ):
+            continue
+        out.append((quad, (float(c[r, 0]), float(c[r, 1] * squash))))
+    return out
+
+
 _EDGE_T = np.linspace(0.14, 0.86, 12)  # where along each side its edge is measured
 
 
@@ -1983,6 +2168,7 @@ class Recognizer:
         if blobs:
             clean = [q for q, o in zip(quads, loose, strict=True) if o is None] or quads
             out += self._read_blobs(frame, mask, clean, blobs, scale)
+        out = self._read_indices(frame, found, out)
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
 
@@ -2050,13 +2236,160 @@ class Recognizer:
                 )
         return out
 
-    def _single_corner(self, patch: Image, size: float) -> tuple[Card, float] | None:
+    def _read_indices(
+        self, frame: Image, found: Located, out: list[Recognition]
+    ) -> list[Recognition]:
+        """``out`` with the cards whose outlines were not found read from their index
+        corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
+        them lost), each by :meth:`_single_corner`; ``found`` the outlines found (those found
+        whole give the typical card's size and the frame's squash). A card already read on the frame
+        is not read again, nor a place where two guesses name two cards; each card read
+        takes the place of an ``unknown`` holding its index."""
+        if self.reader is None or not has_colour(frame):
+            return out  # one corner's suit needs its ink's colour
+        p = self.profile
+        taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
+        known = {r.card for r in out if r.card is not None}
+        clean = found.cards()
+        if clean:
+            sides = np.array([_sides(q) for q in clean])
+            long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
+            card_h = float(np.median(long_sides)) / 2
+        else:
+            card_h = 0.0
+        # only where paper lies outside every card read (a frame whose cards were all read
+        # is not searched): at least INDEX_PAPER of the typical card's area, or of 600
+        # shrunk pixels (the least outline's) where none was found whole
+        paper = found.mask.copy()
+        shrunk = [np.round((t + 0.5) / found.scale - 0.5).astype(np.int32) for t in taken]
+        for t in shrunk:
+            cv2.fillConvexPoly(paper, t, 0)
+        cv2.polylines(paper, shrunk, True, 0, 3)  # the rims of the cards read
+        opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
+        if cv2.countNonZero(opened) < INDEX_PAPER * (card_area or 600.0):
+            return out
+        # nor within the outlines found whole: their cards were read from two corners, or
+        # are left unknown
+        outside = taken + [q.astype(np.float32) for q in clean]
+        hyps = index_hypotheses(frame, card_h, frame_squash(clean, p.aspect), outside, p.aspect)
+        reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []
+        read_quads: list[NDArray[np.float32]] = []
+        near = INDEX_STEP * (card_h or 100.0)
+        tries = 0
+        for quad, centre in hyps:
+            if tries >= MAX_INDEX_TRIES:
+                break
+            # the other index corners of a card read here are not read again
+            if any(
+                cv2.pointPolygonTest(q, centre, False) >= 0
+                and math.hypot(centre[0] - r[3][0], centre[1] - r[3][1]) >= near
+                for q, r in zip(read_quads, reads, strict=True)
+            ):
+                continue
+            settled = self._index_corner(frame, quad, centre, 1.0)
+            tries += 1
+            if settled is None:
+                continue
+            if settled[0] is None:  # promising: the card a little smaller and larger
+                for k in INDEX_RESCALE:
+                    settled = self._index_corner(frame, quad, centre, k)
+                    tries += 1
+                    if settled is not None and settled[0] is not None:
+                        break
+            if settled is None or settled[0] is None:
+                continue
+            reads.append((settled[0], settled[1], settled[2], centre))
+            read_quads.append(settled[2].astype(np.float32))
+        return self._place_indices(reads, known, out, card_h, frame.shape[1], frame.shape[0])
+
+    def _index_corner(
+        self, frame: Image, quad: NDArray[np.float64], centre: Point, k: float
+    ) -> tuple[Card | None, float, NDArray[np.float64]] | None:
+        """The card a guessed card's index corner names (:meth:`_single_corner`), the guess
+        scaled by ``k`` about its rank glyph's centre, with its confidence and quad; no card
+        (and no confidence) where it names none, but its corner shows at least
+        :data:`INDEX_PROMISING` of the leads needed; None otherwise."""
+        assert self.reader is not None
+        p = self.profile
+        if k != 1.0:
+            pt = np.array(centre)
+            quad = pt + k * (quad - pt)
+        patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
+        ranks, suits = self.reader.logits([patch])
+        r, s = np.sort(ranks[0]), np.sort(suits[0])
+        rank = int(ranks[0].argmax())
+        each = min((r[-1] - r[-2]) / RANK_LEAD, (s[-1] - s[-2]) / SUIT_LEAD) / LEARNED_SINGLE
+        if rank == NO_INDEX or each < INDEX_PROMISING:
+            return None
+        if each < 1.0:
+            return None, 0.0, quad
+        read = CornerRead(
+            rank,
+            float(r[-1] - r[-2]),
+            int(suits[0].argmax()),
+            float(s[-1] - s[-2]),
+            ink_colour(patch),
+        )
+        settled = self._single_corner(patch, effective_size(quad, p.aspect), read)
+        if settled is None:
+            return None
+        card, conf = settled
+        if int(card.rank) in INDEX_PIPS_CHECKED and self._pips_deny(frame, quad, 0, card):
+            return None
+        return card, conf, quad
+
+    def _place_indices(
+        self,
+        reads: list[tuple[Card, float, NDArray[np.float64], Point]],
+        known: set[Card],
+        out: list[Recognition],
+        card_h: float,
+        width: int,
+        height: int,
+    ) -> list[Recognition]:
+        """The index corners' reads added to ``out``: the best of each card's, none where
+        two name different cards within an index's reach of each other."""
+        near = INDEX_STEP * (card_h or 100.0)
+        kept = []
+        for card, conf, quad, (x, y) in reads:
+            if card in known:
+                continue
+            if any(
+                other != card and math.hypot(x - ox, y - oy) < near
+                for other, _, _, (ox, oy) in reads
+            ):
+                continue  # one index, two cards: neither
+            kept.append((card, conf, quad, (x, y)))
+        best: dict[Card, tuple[float, NDArray[np.float64], Point]] = {}
+        for card, conf, quad, centre in kept:
+            if card not in best or conf > best[card][0]:
+                best[card] = (conf, quad, centre)
+        result = list(out)
+        for card, (conf, quad, centre) in sorted(best.items()):
+            for i, r in enumerate(result):
+                if (
+                    r.status is Status.UNKNOWN
+                    and cv2.pointPolygonTest(np.array(r.corners, np.float32), centre, False) >= 0
+                ):
+                    del result[i]  # this unknown was the card read here
+                    break
+            corners = tuple((float(x), float(y)) for x, y in quad)
+            result.append(
+                Recognition(Status.CARD, card, conf, corners, self.zone_of(quad, width, height))  # type: ignore[arg-type]
+            )
+        return result
+
+    def _single_corner(
+        self, patch: Image, size: float, read: CornerRead | None = None
+    ) -> tuple[Card, float] | None:
         """The card one index corner names alone (its card's other corners hidden under
         another card), read by the learned reader with :data:`LEARNED_SINGLE` times the
-        leads, in ink of the suit's colour; None when it is not that sure."""
+        leads, in ink of the suit's colour; None when it is not that sure. ``read``: the
+        reader's read of ``patch``, where it was read already."""
         if self.reader is None or size < LEARNED_MIN_SIDE:
             return None
-        return _single_card(self.reader.read([patch])[0])
+        return _single_card(read if read is not None else self.reader.read([patch])[0])
 
     def recognize_many(self, frames: Sequence[Image]) -> list[FrameRecognition]:
         """``recognize`` over several frames."""

@@ -1,0 +1,129 @@
+"""Cards whose outline is not found (fanned, piled) read from an index corner found by its
+ink: a rank glyph over a suit symbol, the card guessed around it, read by the learned
+reader from that one corner."""
+
+import numpy as np
+import pytest
+
+from controller.cards import Card
+from drivers.camera.imageio import read_image
+from drivers.camera.recognizer import (
+    INDEX_PIPS_CHECKED,
+    INDEX_RANK_AT,
+    INDEX_STEP,
+    Recognizer,
+    Status,
+    effective_size,
+    frame_squash,
+    index_hypotheses,
+    index_patches,
+    locate,
+)
+from tests.support.real_cards import real_photo
+
+ASPECT = 63.0 / 88.0
+
+
+def _cards(codes: str) -> set[Card]:
+    return {Card.parse(c) for c in codes.split()}
+
+
+def _read(recognizer: Recognizer, name: str) -> list[Card]:
+    found = recognizer.recognize(read_image(real_photo(name)))
+    return [d.card for d in found.detections if d.status is Status.CARD and d.card is not None]
+
+
+def _upright(x: float, y: float, width: float, squash: float = 1.0) -> np.ndarray:
+    """An upright card's quad (clockwise from its top-left), stretched down by ``squash``."""
+    height = width / ASPECT
+    quad = np.array([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
+    quad[:, 1] *= squash
+    return quad
+
+
+@pytest.mark.parametrize("squash", [1.0, 1.5, 0.75])
+def test_the_squash_of_a_square_export_is_measured_on_the_cards_found_whole(
+    squash: float,
+) -> None:
+    # an upright card and one turned a quarter: each a rectangle of the card's aspect
+    # once the frame is stretched back
+    upright = _upright(10, 20, 100, squash)
+    turned = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], np.float64)
+    turned[:, 1] *= squash
+    assert frame_squash([upright, turned], ASPECT) == pytest.approx(squash, rel=0.01)
+    assert frame_squash([], ASPECT) == 1.0
+
+
+def test_an_index_drawn_on_paper_gives_the_card_around_it() -> None:
+    # a white card on a grey table, its index a tall block over a shorter one: the guessed
+    # card lies where the card is, its rank's centre where the index's is
+    frame = np.full((600, 600, 3), 90, np.uint8)
+    card = _upright(150, 100, 200)
+    frame[100:380, 150:350] = 235
+    height = 200 / ASPECT
+    rx, ry = 150 + INDEX_RANK_AT[0] * 200, 100 + INDEX_RANK_AT[1] * height
+    step = INDEX_STEP * height
+    rank_h, suit_h = 0.1 * height, 0.07 * height
+    frame[round(ry - rank_h / 2) : round(ry + rank_h / 2), round(rx - 9) : round(rx + 9)] = 20
+    sy = ry + step
+    frame[round(sy - suit_h / 2) : round(sy + suit_h / 2), round(rx - 9) : round(rx + 9)] = 20
+    guesses = index_hypotheses(frame, height, 1.0, [], ASPECT)
+    assert guesses, "no index found"
+    quad, centre = guesses[0]
+    assert np.hypot(centre[0] - rx, centre[1] - ry) < 3
+    assert np.abs(quad - card).max() < 0.1 * height
+    # a card read already holds no other card's index
+    assert index_hypotheses(frame, height, 1.0, [card.astype(np.float32)], ASPECT) == []
+
+
+def test_a_fan_of_spades_on_a_light_desk_is_read_from_its_index_corners(
+    recognizer: Recognizer,
+) -> None:
+    # a webcam frame (squashed to 640 x 640) of fourteen cards fanned and piled on a white
+    # desk: the edges between the cards are lost, and no outline of these five was found
+    # whole; each shows its index corner
+    read = _read(recognizer, "amm_WIN_20240627_17_13_02_Pro.jpg")
+    assert _cards("2S 8S 9S JS KS") <= set(read)
+    listed = _cards("2C 2S 3C 4C 6C 7C 8S 9C 9S AC JC JS KC KS")
+    assert set(read) <= listed
+    assert len(read) == len(set(read)), "a card read twice"
+
+
+def test_fanned_diamonds_are_read_from_their_index_corners(recognizer: Recognizer) -> None:
+    # twelve cards, diamonds and hearts fanned over each other on the same desk
+    read = _read(recognizer, "amm_WIN_20240627_17_06_06_Pro.jpg")
+    assert _cards("9D AD JD KD") <= set(read)
+    assert set(read) <= _cards("2H 5H 7H 8D 9D AD JD JH KD QD QH TD")
+    assert len(read) == len(set(read)), "a card read twice"
+
+
+def test_a_flat_topped_three_read_alone_as_a_five_is_refused(recognizer: Recognizer) -> None:
+    # deck A's three of spades beside an ace and a ten: guessed from its index corner, the
+    # learned reader takes its flat-topped 3 for a 5 with four times the leads; the middle
+    # of the card guessed shows three pips, and the five is refused
+    assert int(Card.parse("5S").rank) in INDEX_PIPS_CHECKED
+    frame = read_image(real_photo("amm_IMG_20220921_200817.jpg"))
+    quad = np.array([[48.2, 165.5], [509.4, 250.2], [390.8, 895.8], [-70.4, 811.1]])
+    p = recognizer.profile
+    patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
+    alone = recognizer._single_corner(patch, effective_size(quad, p.aspect))
+    assert alone is not None and alone[0] == Card.parse("5S")
+    assert recognizer._index_corner(frame, quad, (100.0, 230.0), 1.0) is None
+    assert Card.parse("5S") not in _read(recognizer, "amm_IMG_20220921_200817.jpg")
+
+
+def test_an_index_is_guessed_where_no_outline_was_found() -> None:
+    # the fan of spades: the nine of spades' index lies outside every outline found whole
+    frame = read_image(real_photo("amm_WIN_20240627_17_13_02_Pro.jpg"))
+    found = locate(frame)
+    clean = found.cards()
+    sides = np.array([np.hypot(*(q - np.roll(q, 1, axis=0)).T) for q in clean])
+    height = float(np.median(np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])))
+    guesses = index_hypotheses(
+        frame,
+        height / 2,
+        frame_squash(clean, ASPECT),
+        [q.astype(np.float32) for q in clean],
+        ASPECT,
+    )
+    assert any(np.hypot(x - 380, y - 128) < 12 for _, (x, y) in guesses), [c for _, c in guesses]
