@@ -264,7 +264,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
     learned = _read_real("DFIJ")
     glyphs = _read_real("DFIJ", learned=False)
     assert learned["wrong"] == 0
-    # measured: 81 of the 130 listed cards read (the others mostly not found as outlines or
+    # measured: 82 of the 130 listed cards read (the others mostly not found as outlines or
     # not settled), 8 by the profile's glyphs alone
     assert learned["right"] >= 75, (learned, glyphs)
     assert learned["right"] >= glyphs["right"] + 10, (learned, glyphs)
@@ -274,7 +274,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 330, counts  # measured: 344 of 943, none wrong
+    assert counts["right"] >= 345, counts  # measured: 361 of 943, none wrong
 
 
 def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm() -> None:
