@@ -42,7 +42,7 @@ def test_the_wheel_holds_the_packages_the_kernel_and_the_data(tmp_path: Path) ->
     assert {f"config/games/{p.name}" for p in (ROOT / "config/games").glob("*.toml")} <= set(names)
     assert "config/mosquitto/acl" in names
     assert "drivers/camera/data/builtin.npz" in names
-    assert "drivers/camera/data/index_reader.npz" in names  # the learned index reader
+    assert "drivers/camera/data/index_reader.onnx" in names  # the learned index reader
     # the only compiled module is the kernel: no other extension, C file or build manifest
     assert len([n for n in names if n.endswith(".so")]) == 1
     assert [n for n in names if n.endswith((".c", ".json"))] == ["controller/_handeval.c"]
