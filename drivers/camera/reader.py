@@ -23,7 +23,7 @@ is needed to read.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -46,6 +46,7 @@ __all__ = [
     "ink_colour",
     "ink_redness",
     "load_index_reader",
+    "with_ink",
 ]
 
 Image = NDArray[np.uint8]
@@ -264,14 +265,16 @@ class IndexReader:
             out = np.asarray(self._net.forward(), np.float32).reshape(len(patches), OUTPUTS)
         return out[:, : NO_INDEX + 1], out[:, NO_INDEX + 1 :]
 
-    def read(self, patches: list[Image]) -> list[CornerRead]:
-        """Each corner's rank and suit, with their leads, and its ink's colour."""
+    def read(self, patches: list[Image], *, ink: bool = True) -> list[CornerRead]:
+        """Each corner's rank and suit, with their leads, and its ink's colour (``ink``:
+        measured; otherwise left unmeasured, for :func:`with_ink` to measure where the
+        leads are worth it)."""
         if not patches:
             return []
         rank, suit = self.logits(patches)
         out = []
         for i, patch in enumerate(patches):
-            redness = ink_redness(patch)
+            redness = ink_redness(patch) if ink else None
             r = np.sort(rank[i])
             s = np.sort(suit[i])
             out.append(
@@ -285,6 +288,12 @@ class IndexReader:
                 )
             )
         return out
+
+
+def with_ink(read: CornerRead, patch: Image) -> CornerRead:
+    """``read`` with the ink of its corner ``patch`` measured (:func:`ink_redness`)."""
+    redness = ink_redness(patch)
+    return replace(read, red=None if redness is None else redness >= RED_INK, redness=redness)
 
 
 @cache

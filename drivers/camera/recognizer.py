@@ -19,6 +19,7 @@ from drivers.camera.glyphs import (
     PIP_BOX,
     SUIT_SIZE,
     IndexGlyphs,
+    Pips,
     pip_count,
     read_pips,
     split_index,
@@ -32,8 +33,8 @@ from drivers.camera.reader import (
     CornerRead,
     IndexReader,
     has_colour,
-    ink_colour,
     load_index_reader,
+    with_ink,
 )
 
 __all__ = [
@@ -2028,15 +2029,20 @@ class Recognizer:
             return shows_ace(middle, float(ch), -round(PIP_BOX[1] * ch), card.suit in _RED)
         return shows_figure(middle)
 
+    def _middle_pips(self, frame: Image, quad: NDArray[np.float64], k: int) -> Pips | None:
+        """The pips in the middle of the card (:data:`PIP_CHECK_BOX`), read with corner
+        ``k`` as its top-left, any pip of :data:`PIP_SHARE` of the card's height or more."""
+        _, ch = canonical_size(self.profile.aspect)
+        middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
+        return read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
+
     def _pips_show(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
         """Whether the middle of the card, read with corner ``k`` as its top-left, shows
         exactly the pips of the number card ``card`` (two to ten) in its suit's colour."""
         expected = pip_count(int(card.rank))
         if not 2 <= expected <= 10:
             return False  # an ace's one pip or a court figure is no count to check
-        _, ch = canonical_size(self.profile.aspect)
-        middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
-        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
+        pips = self._middle_pips(frame, quad, k)
         if pips is None or pips.count != expected:
             return False
         if card.suit in _RED:
@@ -2053,9 +2059,7 @@ class Recognizer:
         expected = pip_count(int(card.rank))
         if not 2 <= expected <= 10:
             return False
-        _, ch = canonical_size(self.profile.aspect)
-        middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
-        pips = read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
+        pips = self._middle_pips(frame, quad, k)
         if pips is None or not 2 <= pips.count <= 10:
             return False
         short = DENY_SHORT if expected >= CROWDED_PIPS else 0
@@ -2319,21 +2323,13 @@ class Recognizer:
             pt = np.array(centre)
             quad = pt + k * (quad - pt)
         patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
-        ranks, suits = self.reader.logits([patch])
-        r, s = np.sort(ranks[0]), np.sort(suits[0])
-        rank = int(ranks[0].argmax())
-        each = min((r[-1] - r[-2]) / RANK_LEAD, (s[-1] - s[-2]) / SUIT_LEAD) / LEARNED_SINGLE
-        if rank == NO_INDEX or each < INDEX_PROMISING:
+        read = self.reader.read([patch], ink=False)[0]  # the ink only where the leads show
+        share = _single_share(read)
+        if read.rank == NO_INDEX or share < INDEX_PROMISING:
             return None
-        if each < 1.0:
+        if share < 1.0:
             return None, 0.0, quad
-        read = CornerRead(
-            rank,
-            float(r[-1] - r[-2]),
-            int(suits[0].argmax()),
-            float(s[-1] - s[-2]),
-            ink_colour(patch),
-        )
+        read = with_ink(read, patch)
         settled = self._single_corner(patch, effective_size(quad, p.aspect), read)
         if settled is None:
             return None
@@ -2468,10 +2464,16 @@ def _single_card(c: CornerRead) -> tuple[Card, float] | None:
     otherwise (no index, too faint, ink of the other colour or none)."""
     if c.rank == NO_INDEX or c.red is None or c.red != (c.suit in _RED):
         return None
-    each = min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
-    if each < 1.0:
+    share = _single_share(c)
+    if share < 1.0:
         return None
-    return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, each / 4)
+    return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, share / 4)
+
+
+def _single_share(c: CornerRead) -> float:
+    """The weaker of a corner's two leads as a share of what one corner alone needs
+    (:data:`LEARNED_SINGLE` times the leads): 1 or more settles it."""
+    return min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
 
 
 def _learned_card(

@@ -388,36 +388,32 @@ def test_a_card_on_light_wood_whose_shadow_joins_its_paper_is_found_by_its_edges
     assert len(cards) == 1
 
 
-def test_a_card_squashed_by_a_square_export_is_found_by_its_edges() -> None:
-    # a webcam frame squashed to 640 x 640: the two of hearts lying upright is 0.42 as wide
-    # as long, narrower than any card seen square-on, yet its edges run all round it
-    photo = real_photo("amm_WIN_20240627_17_19_30_Pro.jpg")
-    cards = locate(read_image(photo)).cards()
-    corners = np.array([[406, 295], [504, 277], [542, 516], [433, 536]], np.float64)
-    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
-        "the upright two of hearts is not outlined"
-    )
-
-
-def test_an_outline_a_few_pixels_off_its_edges_is_snapped_onto_them() -> None:
-    # the six of diamonds beside a fan on a light desk: its hull's quadrilateral runs 2 to 4
-    # pixels off its edges (a squashed webcam frame), the edges themselves are whole
-    photo = real_photo("amm_WIN_20240627_17_04_33_Pro.jpg")
-    cards = locate(read_image(photo)).cards()
-    corners = np.array([[63, 234], [207, 261], [190, 429], [37, 403]], np.float64)
-    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
-        "the six of diamonds is not outlined"
-    )
-
-
-def test_a_card_whose_paper_runs_into_a_knitted_blanket_is_found_by_its_edges() -> None:
-    # the four of clubs on a pale knitted blanket: the paper test's blob runs into the
-    # blanket, far larger than the card, yet the card's edges run all round it
-    photo = real_photo("amm_WIN_20240627_12_06_39_Pro.jpg")
-    cards = locate(read_image(photo)).cards()
-    corners = np.array([[93, 80], [198, 84], [149, 355], [39, 324]], np.float64)
-    assert any(np.abs(_order_like(card, corners) - corners).max() < 6 for card in cards), (
-        "the four of clubs is not outlined"
+@pytest.mark.parametrize(
+    ("photo", "card", "corners"),
+    [
+        # a webcam frame squashed to 640 x 640: the two of hearts lying upright is 0.42 as
+        # wide as long, narrower than any card seen square-on, yet its edges run all round it
+        (
+            "amm_WIN_20240627_17_19_30_Pro.jpg",
+            "2H",
+            [[406, 295], [504, 277], [542, 516], [433, 536]],
+        ),
+        # the six of diamonds beside a fan on a light desk: its hull's quadrilateral runs 2
+        # to 4 pixels off its edges (a squashed webcam frame), the edges themselves are whole
+        ("amm_WIN_20240627_17_04_33_Pro.jpg", "6D", [[63, 234], [207, 261], [190, 429], [37, 403]]),
+        # the four of clubs on a pale knitted blanket: the paper test's blob runs into the
+        # blanket, far larger than the card, yet the card's edges run all round it
+        ("amm_WIN_20240627_12_06_39_Pro.jpg", "4C", [[93, 80], [198, 84], [149, 355], [39, 324]]),
+    ],
+    ids=["squashed by a square export", "snapped onto its edges", "paper into a blanket"],
+)
+def test_a_card_on_a_light_desk_is_outlined_by_its_edges(
+    photo: str, card: str, corners: list[list[int]]
+) -> None:
+    cards = locate(read_image(real_photo(photo))).cards()
+    truth = np.array(corners, np.float64)
+    assert any(np.abs(_order_like(found, truth) - truth).max() < 6 for found in cards), (
+        f"the {card} is not outlined"
     )
 
 
