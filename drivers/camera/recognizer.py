@@ -1300,6 +1300,7 @@ def index_hypotheses(
     squash: float,
     taken: Sequence[NDArray[np.float32]],
     aspect: float,
+    box: tuple[float, float, float, float] = (-0.03, -0.02, 0.25, 0.31),
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
@@ -1307,9 +1308,11 @@ def index_hypotheses(
     the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
     card's ``card_height`` (frame pixels; 0 when no card was found whole), the frame
     stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
-    (cards already read) are not looked at, nor cards reaching beyond the frame (a card cut
-    by the frame's edge is not a card on the table). Each quad comes with its rank glyph's
-    centre, most plausible first, at most :data:`MAX_INDEX_PAIRS`."""
+    (cards already read) are not looked at. A card may reach beyond the frame (a close-up,
+    or a card at the edge of the camera's view) as long as its index corner, the profile's
+    ``box`` (x0, y0, x1, y1 as shares of the card's width and height), lies inside it: on
+    decks A, C and E that reads 14 cards more, none wrong. Each quad comes with its rank
+    glyph's centre, most plausible first, at most :data:`MAX_INDEX_PAIRS`."""
     fh, fw = frame.shape[:2]
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
@@ -1366,6 +1369,8 @@ def index_hypotheses(
             height <= INDEX_CARD_SIZE[1] * card_height
         )
     ri, si = np.nonzero(good)
+    x0, y0, x1, y1 = max(0.0, box[0]), max(0.0, box[1]), box[2], box[3]  # on the card
+    shares = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
     # the most plausible first: the rank-over-suit ratio nearest its typical 1.36
     order = np.argsort(np.abs(np.log(ratio[ri, si] / 1.36)))[:MAX_INDEX_PAIRS]
     out = []
@@ -1379,11 +1384,13 @@ def index_hypotheses(
             [corner, corner + wd * right, corner + wd * right + ht * down, corner + ht * down]
         )
         quad[:, 1] *= squash
+        index = corner + shares[:, :1] * wd * right + shares[:, 1:] * ht * down
+        index[:, 1] *= squash
         margin = 0.02 * ht
         if (
-            (quad.min(axis=0) < -margin).any()
-            or (quad[:, 0] > fw - 1 + margin).any()
-            or (quad[:, 1] > fh - 1 + margin).any()
+            (index.min(axis=0) < -margin).any()
+            or (index[:, 0] > fw - 1 + margin).any()
+            or (index[:, 1] > fh - 1 + margin).any()
         ):
             continue
         out.append((quad, (float(c[r, 0]), float(c[r, 1] * squash))))
@@ -2009,7 +2016,11 @@ class Recognizer:
                 centre=lambda card, k: self._middle_shows(frame, quad, k, card),
             )
             if read is not None:
-                if self._pips_deny(frame, quad, first, read[0]):
+                # the pair that named it: the short side's, unless those show no index (a
+                # frame exported squashed can make a card's long side the shorter)
+                shows = any(c.rank != NO_INDEX for c in shown)
+                named = first if shows else 1 - first
+                if self._pips_deny(frame, quad, named, read[0]):
                     return None  # the middle shows another number of pips
                 return read
             if all(c.rank == NO_INDEX for c in corners):
@@ -2258,8 +2269,13 @@ class Recognizer:
         taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
         known = {r.card for r in out if r.card is not None}
         clean = found.cards()
-        if clean:
-            sides = np.array([_sides(q) for q in clean])
+        # the typical card's size from the cards read, where any were (a clean outline may
+        # be a keyboard's key), else from the clean outlines; the frame's squash from all the
+        # clean outlines (on deck C, from the cards read only, 9 cards fewer are read)
+        read = [np.array(r.corners, np.float64) for r in out if r.status is Status.CARD]
+        typical = read or clean
+        if typical:
+            sides = np.array([_sides(q) for q in typical])
             long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
             card_h = float(np.median(long_sides)) / 2
         else:
@@ -2279,7 +2295,8 @@ class Recognizer:
         # nor within the outlines found whole: their cards were read from two corners, or
         # are left unknown
         outside = taken + [q.astype(np.float32) for q in clean]
-        hyps = index_hypotheses(frame, card_h, frame_squash(clean, p.aspect), outside, p.aspect)
+        squash = frame_squash(clean, p.aspect)
+        hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
         reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []
         read_quads: list[NDArray[np.float32]] = []
         near = INDEX_STEP * (card_h or 100.0)

@@ -134,3 +134,55 @@ def test_an_index_is_guessed_where_no_outline_was_found() -> None:
         ASPECT,
     )
     assert any(np.hypot(x - 380, y - 128) < 12 for _, (x, y) in guesses), [c for _, c in guesses]
+
+
+def _drawn_index(
+    top: int, left: int, width: float, frame_height: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A frame with a white card of ``width`` at (``left``, ``top``) on a grey table, its
+    index a tall block over a shorter one; the card may reach beyond the frame's bottom."""
+    frame = np.full((frame_height, 600, 3), 90, np.uint8)
+    height = width / ASPECT
+    frame[max(0, top) : round(top + height), left : round(left + width)] = 235
+    rx, ry = left + INDEX_RANK_AT[0] * width, top + INDEX_RANK_AT[1] * height
+    rank_h, suit_h = 0.1 * height, 0.07 * height
+    for y, h in ((ry, rank_h), (ry + INDEX_STEP * height, suit_h)):
+        frame[round(y - h / 2) : round(y + h / 2), round(rx - 9) : round(rx + 9)] = 20
+    return frame, _upright(left, top, width)
+
+
+def test_a_card_reaching_beyond_the_frame_is_guessed_from_its_index_inside_it() -> None:
+    # a close-up, or a card at the edge of the camera's view: the card runs off the frame's
+    # bottom, its index corner is inside
+    frame, card = _drawn_index(100, 150, 200, 300)
+    height = 200 / ASPECT
+    guesses = index_hypotheses(frame, height, 1.0, [], ASPECT)
+    assert guesses, "no index found on a card cut by the frame's edge"
+    assert np.abs(guesses[0][0] - card).max() < 0.1 * height
+    # a card whose index corner itself runs 10 pixels off the frame's top: its glyphs are
+    # whole, but the corner the reader reads is not, and it is not guessed (a box lower on
+    # the card, inside the frame, is)
+    cut, _ = _drawn_index(-10, 150, 200, 600)
+    assert index_hypotheses(cut, height, 1.0, [], ASPECT) == []
+    assert index_hypotheses(cut, height, 1.0, [], ASPECT, (0.0, 0.5, 0.25, 0.6))
+
+
+def test_keys_found_as_outlines_do_not_set_the_size_of_cards_looked_for(
+    recognizer: Recognizer,
+) -> None:
+    # a webcam frame with a keyboard below the cards: its keys are clean outlines, a third
+    # of a card's size; the queen of diamonds on top of a pile is found by its index, at
+    # the size of the jack of diamonds read whole
+    read = _read(recognizer, "amm_WIN_20240627_11_36_02_Pro.jpg")
+    assert _cards("JD QD") <= set(read)
+    assert set(read) <= _cards("2C 7C TC JC JD QC QD KC AC")
+
+
+def test_a_card_whose_long_side_shows_shorter_is_checked_by_the_pair_that_named_it(
+    recognizer: Recognizer,
+) -> None:
+    # a phone photo exported squashed to 640 x 640: the five of clubs lies upright, but its
+    # outline is wider than tall, so the short side's corners show no index and the other
+    # pair names the card; its middle's pips, counted with that pair's corner as the card's
+    # top-left, are five
+    assert _read(recognizer, "amm_IMG_20220921_193915.jpg") == [Card.parse("5C")]
