@@ -1231,10 +1231,11 @@ INDEX_RANK_OVER_SUIT = (1.05, 1.75)
 #: between their centres: 0.79 to 1.52 and 0.58 to 1.36 on those pairs
 INDEX_RANK_EXTENT = (0.75, 1.6)
 INDEX_SUIT_EXTENT = (0.5, 1.4)
-#: the card a pair implies, over the typical card found whole in the frame (their long
-#: sides): 0.64 to 1.37 on those pairs (perspective and the 640 x 640 exports' squash vary
-#: it)
-INDEX_CARD_SIZE = (0.6, 1.6)
+#: the card a pair implies, over the typical card of the frame (their long sides): 0.64 to
+#: 1.37 on those pairs, but the typical card is a guess (the cards read, else the clean
+#: outlines, which may be other objects), perspective and the 640 x 640 exports' squash
+#: vary it; at 0.6 to 1.6 deck C read 16 cards fewer, none wrong either way
+INDEX_CARD_SIZE = (0.3, 3.0)
 #: a pair's card whose reader leads fall short is read again this much smaller and larger
 #: when its corner already shows this share of the leads the one corner needs (on deck C
 #: this reads 12 cards more)
@@ -1262,14 +1263,18 @@ INDEX_INK = 20
 #: ink is looked for where its neighbourhood is light: at least this share of the frame's
 #: lightest (its 99th percentile, in the darkest channel), paper rather than a table; at
 #: 0.5 light wood beside cards counted as ink and deck F's crowded 1280 x 720 frame fell
-#: from 28 to 22 frames per second; at 0.65 it keeps 27 (on decks A, C and E the search
-#: adds 66 cards, 72 at 0.5)
-INDEX_LIGHT = 0.65
+#: from 28 to 22 frames per second; at 0.65 it kept 27. With the wider card sizes and
+#: the more tries of this version, 0.5 reads 31 cards more than 0.65 on the standard decks
+#: (0.55: 26 more; 0.35 one more still than 0.5), none wrong; with the reader run by ONNX
+#: Runtime the deck F frame keeps 25 frames per second at 0.5 (26 at 0.55) and reads 12 of
+#: its cards (7 at 0.65)
+INDEX_LIGHT = 0.5
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
-#: (every input is bounded: one corner costs the learned reader about half a millisecond;
-#: on decks A, C and E no bound on the corners read reads no card more)
+#: (every input is bounded: one corner costs the learned reader about 0.35 ms, read alone
+#: or in a batch; on the standard decks 32 tries read 10 cards fewer than 64, and 200 two
+#: more, for up to 70 ms a frame)
 MAX_INDEX_PAIRS = 400
-MAX_INDEX_TRIES = 32
+MAX_INDEX_TRIES = 64
 
 
 def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
@@ -1745,9 +1750,11 @@ DENY_SHORT = 3
 #: one index corner alone (its card's others hidden under another card) names its card to
 #: the learned reader with this many times the leads: on the real photographs, with every
 #: corner guessed (outline corners and indices found by their ink), the first card read
-#: wrong came at 2 (a king of spades on a webcam frame that does not list it), none at 2.5
-#: or 3; 3.5 keeps a margin (4 read 17 fewer of the standard decks' cards)
-LEARNED_SINGLE = 3.5
+#: wrong came at 2 (a king of spades on a webcam frame that does not list it); with the
+#: index search's bounds of this version, at 2.5 one (a seven of clubs cut by the frame's
+#: edge, rightly read but not listed), none at 3 (3.5 read 12 fewer of the standard decks'
+#: cards)
+LEARNED_SINGLE = 3.0
 
 #: a corner not looked at, standing for one that shows no index
 _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
