@@ -1264,11 +1264,11 @@ INDEX_INK = 20
 #: lightest (its 99th percentile, in the darkest channel), paper rather than a table; at
 #: 0.5 light wood beside cards counted as ink and deck F's crowded 1280 x 720 frame fell
 #: from 28 to 22 frames per second; at 0.65 it kept 27. With the wider card sizes and
-#: the more tries of this version, 0.5 reads 31 cards more than 0.65 on the standard decks
-#: (0.55: 26 more; 0.35 one more still than 0.5), none wrong; with the reader run by ONNX
-#: Runtime the deck F frame keeps 25 frames per second at 0.5 (26 at 0.55) and reads 12 of
-#: its cards (7 at 0.65)
-INDEX_LIGHT = 0.5
+#: the more tries of this version, on the standard decks 0.6 reads 21 cards more than 0.65
+#: and 0.5 twelve more still, none wrong either; but on the deck F frame of the benchmark
+#: 0.5 tries 27 guessed corners where 0.6 tries 6, for 3 cards more, and keeps 23 to 25
+#: frames per second where 0.6 keeps 29 (the reader run by ONNX Runtime)
+INDEX_LIGHT = 0.6
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
 #: (every input is bounded: one corner costs the learned reader about 0.35 ms, read alone
 #: or in a batch; on the standard decks 32 tries read 10 cards fewer than 64, and 200 two
@@ -2276,13 +2276,13 @@ class Recognizer:
         taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
         known = {r.card for r in out if r.card is not None}
         clean = found.cards()
-        # the typical card's size from the cards read, where any were (a clean outline may
-        # be a keyboard's key), else from the clean outlines; the frame's squash from all the
-        # clean outlines (on deck C, from the cards read only, 9 cards fewer are read)
+        # the typical card's size from the cards read; where none was, the guesses are not
+        # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
+        # clean outlines read 28 cards fewer of the standard decks); the frame's squash from
+        # all the clean outlines (from the cards read only, deck C reads 9 cards fewer)
         read = [np.array(r.corners, np.float64) for r in out if r.status is Status.CARD]
-        typical = read or clean
-        if typical:
-            sides = np.array([_sides(q) for q in typical])
+        if read:
+            sides = np.array([_sides(q) for q in read])
             long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
             card_h = float(np.median(long_sides)) / 2
         else:
