@@ -153,6 +153,11 @@ SINGLE_CORNER = 2.0
 #: there has too few pixels to tell clubs from spades safely: at 70, the convolutional
 #: reader read two more real cards, and a rendered five of clubs as the five of spades)
 LEARNED_MIN_SIDE = 80.0
+#: the same for a card guessed around an index corner found by its ink
+#: (:func:`index_hypotheses`): its rank and suit were seen as two separate glyphs of an
+#: index's proportions, and on the standard decks 65 reads 12 cards more than 80 (fans on
+#: webcam frames), none wrong; rendered frames keep 0 wrong
+INDEX_MIN_SIDE = 65.0
 
 #: the learned reader reads a loose outline (one that may hold two cards, or whose edges
 #: could not all be measured) with this many times its leads: its two index corners must
@@ -2354,7 +2359,9 @@ class Recognizer:
         if share < 1.0:
             return None, 0.0, quad
         read = with_ink(read, patch)
-        settled = self._single_corner(patch, effective_size(quad, p.aspect), read)
+        settled = self._single_corner(
+            patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
+        )
         if settled is None:
             return None
         card, conf = settled
@@ -2404,13 +2411,19 @@ class Recognizer:
         return result
 
     def _single_corner(
-        self, patch: Image, size: float, read: CornerRead | None = None
+        self,
+        patch: Image,
+        size: float,
+        read: CornerRead | None = None,
+        *,
+        least: float = LEARNED_MIN_SIDE,
     ) -> tuple[Card, float] | None:
         """The card one index corner names alone (its card's other corners hidden under
         another card), read by the learned reader with :data:`LEARNED_SINGLE` times the
-        leads, in ink of the suit's colour; None when it is not that sure. ``read``: the
-        reader's read of ``patch``, where it was read already."""
-        if self.reader is None or size < LEARNED_MIN_SIDE:
+        leads, in ink of the suit's colour; None when it is not that sure, or its card is
+        under ``least`` pixels. ``read``: the reader's read of ``patch``, where it was read
+        already."""
+        if self.reader is None or size < least:
             return None
         return _single_card(read if read is not None else self.reader.read([patch])[0])
 
