@@ -191,12 +191,26 @@ def test_a_card_whose_long_side_shows_shorter_is_checked_by_the_pair_that_named_
 def test_small_cards_guessed_around_their_index_are_read(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a webcam frame of hearts fanned on the desk: the nine and the ace, guessed around
-    # their index corners, are under the 80 pixels a card read whole needs, above the 65 a
-    # guessed card needs (its rank and suit were seen as two glyphs of an index's shape)
+    # a webcam frame of hearts fanned on the desk: the nine, guessed around its index
+    # corner, is under the 80 pixels a card read whole needs, above the 65 a guessed card
+    # needs (its rank and suit were seen as two glyphs of an index's shape)
     name = "amm_WIN_20240627_12_48_18_Pro.jpg"
     read = _read(recognizer, name)
     assert _cards("9H AH") <= set(read)
     assert set(read) <= _cards("2S 2H 3C 6D 7S 7H 7C 8D 8C 9H 9D TS JD QS QH KS KH AH")
     monkeypatch.setattr(recognizer_module, "INDEX_MIN_SIDE", recognizer_module.LEARNED_MIN_SIDE)
-    assert not _cards("9H AH") & set(_read(recognizer, name))
+    assert Card.parse("9H") not in _read(recognizer, name)
+
+
+def test_a_close_up_index_is_found_where_no_card_sizes_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # one large card fills the frame and no card was read: its rank glyph, 59 pixels tall,
+    # is larger than the 31-pixel neighbourhood ink is first looked for against, which
+    # finds only its rim; a neighbourhood of an eighth of the frame finds it whole
+    frame, card = _drawn_index(40, 60, 420, 700)
+    guesses = index_hypotheses(frame, 0.0, 1.0, [], ASPECT)
+    assert guesses, "no index found on the close-up"
+    assert np.abs(guesses[0][0] - card).max() < 0.1 * 420 / ASPECT
+    monkeypatch.setattr(recognizer_module, "INDEX_WIDE_BLOCK", 0.0)
+    assert index_hypotheses(frame, 0.0, 1.0, [], ASPECT) == []
