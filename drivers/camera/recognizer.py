@@ -1768,9 +1768,10 @@ DENY_SHORT = 3
 #: the learned reader with this many times the leads: on the real photographs, with every
 #: corner guessed (outline corners and indices found by their ink), the first card read
 #: wrong came at 2 (a king of spades on a webcam frame that does not list it); with the
-#: index search's bounds of this version, at 2.5 one (a seven of clubs cut by the frame's
-#: edge, rightly read but not listed), none at 3 (3.5 read 12 fewer of the standard decks'
-#: cards)
+#: index search of this version, at 2.5 one: two pips in a ten of spades' middle guessed
+#: as an index and read as an ace of spades (earlier in its steps, a seven of clubs cut
+#: by the frame's edge, rightly read but not listed); none at 3, which reads 34 cards
+#: fewer than 2.5 and 12 more than 3.5 did
 LEARNED_SINGLE = 3.0
 
 #: a corner not looked at, standing for one that shows no index
