@@ -39,6 +39,7 @@ from PIL import ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from drivers.camera.profile import DEFAULT_INDEX_BOX
 from drivers.camera.reader import (
     INDEX_MODEL,
     INPUT_SIZE,
@@ -124,7 +125,7 @@ EZH_FACES = frozenset(f for f in TRUETYPE if "/dejavu/" in f or "/freefont/" in 
 RANK_TEXT = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUIT_CHAR = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}  # Suit values: C D H S
 CARD_W, CARD_H = 120, 168  # the canonical card (recognizer.canonical_size)
-BOX = (-0.03, -0.02, 0.25, 0.31)  # the profile's default index box
+BOX = DEFAULT_INDEX_BOX
 SS = 4  # drawn this many times larger, then shrunk
 #: the trainer always computes on this many threads, whatever the machine: a sum split
 #: another way rounds otherwise, and the model would not be the same bytes

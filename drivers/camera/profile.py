@@ -15,7 +15,15 @@ from controller.errors import ProfileError
 from drivers.camera.classifier import GlyphClassifier
 from drivers.camera.glyphs import RANK_SIZE, SUIT_SIZE
 
-__all__ = ["BUILTIN_PROFILE", "FORMAT", "VERSION", "Profile", "builtin_profile", "load_profile"]
+__all__ = [
+    "BUILTIN_PROFILE",
+    "DEFAULT_INDEX_BOX",
+    "FORMAT",
+    "VERSION",
+    "Profile",
+    "builtin_profile",
+    "load_profile",
+]
 
 #: the format tag and version written into every profile file
 FORMAT = "tablectl-card-profile"
@@ -23,6 +31,11 @@ VERSION = 1
 
 #: the shipped profile, made from rendered cards in several common index fonts
 BUILTIN_PROFILE = Path(__file__).with_name("data") / "builtin.npz"
+
+#: where a standard card's index corner lies, as shares of its width and height (x0, y0,
+#: x1, y1 from its top-left), a little beyond its edges: a profile's own box unless
+#: calibrated otherwise
+DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)
 
 _KINDS = (("rank", RANK_SIZE, 13), ("suit", SUIT_SIZE, 4))
 
@@ -45,7 +58,7 @@ class Profile:
     rank: GlyphClassifier
     suit: GlyphClassifier
     aspect: float = 63.0 / 88.0  # card width / height
-    index_box: tuple[float, float, float, float] = (-0.03, -0.02, 0.25, 0.31)
+    index_box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX
     min_margin: float = 0.3
     min_similarity: float = 0.45
     red_threshold: float = 0.15

@@ -24,7 +24,7 @@ from drivers.camera.glyphs import (
     read_pips,
     split_index,
 )
-from drivers.camera.profile import Profile, builtin_profile
+from drivers.camera.profile import DEFAULT_INDEX_BOX, Profile, builtin_profile
 from drivers.camera.reader import (
     NO_INDEX,
     RANK_LEAD,
@@ -1237,9 +1237,9 @@ INDEX_RANK_OVER_SUIT = (1.05, 1.75)
 INDEX_RANK_EXTENT = (0.75, 1.6)
 INDEX_SUIT_EXTENT = (0.5, 1.4)
 #: the card a pair implies, over the typical card of the frame (their long sides): 0.64 to
-#: 1.37 on those pairs, but the typical card is a guess (the cards read, else the clean
-#: outlines, which may be other objects), perspective and the 640 x 640 exports' squash
-#: vary it; at 0.6 to 1.6 deck C read 16 cards fewer, none wrong either way
+#: 1.37 on those pairs, but the typical card is the median of the few cards read, and
+#: perspective and the 640 x 640 exports' squash vary it; at 0.6 to 1.6 deck C read 16
+#: cards fewer, none wrong either way
 INDEX_CARD_SIZE = (0.3, 3.0)
 #: a pair's card whose reader leads fall short is read again this much smaller and larger
 #: when its corner already shows this share of the leads the one corner needs (on deck C
@@ -1316,13 +1316,13 @@ def index_hypotheses(
     squash: float,
     taken: Sequence[NDArray[np.float32]],
     aspect: float,
-    box: tuple[float, float, float, float] = (-0.03, -0.02, 0.25, 0.31),
+    box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
     around it) gives a card whose index that is, lying along the pair's axis, of the height
     the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
-    card's ``card_height`` (frame pixels; 0 when no card was found whole), the frame
+    card's ``card_height`` (frame pixels; 0 when no card was read: no bound), the frame
     stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
     (cards already read) are not looked at. A card may reach beyond the frame (a close-up,
     or a card at the edge of the camera's view) as long as its index corner, the profile's
@@ -2041,13 +2041,12 @@ class Recognizer:
                 centre=lambda card, k: self._middle_shows(frame, quad, k, card),
             )
             if read is not None:
-                # the pair that named it: the short side's, unless those show no index (a
-                # frame exported squashed can make a card's long side the shorter)
-                shows = any(c.rank != NO_INDEX for c in shown)
-                named = first if shows else 1 - first
-                if self._pips_deny(frame, quad, named, read[0]):
+                card, confidence, named = read
+                # the pips counted from the pair that named it (a frame exported squashed
+                # can make a card's long side the shorter, its index on the other pair)
+                if self._pips_deny(frame, quad, named, card):
                     return None  # the middle shows another number of pips
-                return read
+                return card, confidence
             if all(c.rank == NO_INDEX for c in corners):
                 return None  # no index in any corner: a blank or a back, not read again
         return None
@@ -2298,9 +2297,8 @@ class Recognizer:
         # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
         # clean outlines read 28 cards fewer of the standard decks); the frame's squash from
         # all the clean outlines (from the cards read only, deck C reads 9 cards fewer)
-        read = [np.array(r.corners, np.float64) for r in out if r.status is Status.CARD]
-        if read:
-            sides = np.array([_sides(q) for q in read])
+        if taken:
+            sides = np.array([_sides(q.astype(np.float64)) for q in taken])
             long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
             card_h = float(np.median(long_sides)) / 2
         else:
@@ -2533,11 +2531,12 @@ def _learned_card(
     *,
     colour: bool = True,
     centre: Callable[[Card, int], bool] | None = None,
-) -> tuple[Card, float] | None:
-    """The card the learned reader's four corners name, with its confidence, when the pair
-    of opposite corners ``first`` (or the other pair, where the first shows no index) agree
-    on it with ``need`` times the leads, or one of them with :data:`LEARNED_STRONG` times
-    them; None otherwise.
+) -> tuple[Card, float, int] | None:
+    """The card the learned reader's four corners name, with its confidence and the pair
+    that named it (its first corner: the card's top-left), when the pair of opposite
+    corners ``first`` (or the other pair, where the first shows no index) agree on it with
+    ``need`` times the leads, or one of them with :data:`LEARNED_STRONG` times them; None
+    otherwise.
 
     ``colour``: the frame shows colour, so the ink must show the suit's. A greyscale frame's
     card is settled only by both corners clearing ``need`` times the leads (the caller
@@ -2565,13 +2564,13 @@ def _learned_card(
             continue  # no agreement here, or the other pair agrees on another card
         a, b = corners[k], corners[k + 2]
         each = [min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / need for c in (a, b)]
+        named = Card.of(Rank(card[0]), Suit(card[1]))
         if min(each) >= 1.0:
-            return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, min(each) / 2)
+            return named, min(1.0, min(each) / 2), k
         if (
             colour and max(each) >= LEARNED_STRONG
         ):  # one corner clear, the other agreeing more faintly
-            return Card.of(Rank(card[0]), Suit(card[1])), min(1.0, max(each) / 4)
-        named = Card.of(Rank(card[0]), Suit(card[1]))
+            return named, min(1.0, max(each) / 4), k
         if colour and centre is not None and max(each) >= LEARNED_PIPS and centre(named, k):
-            return named, min(1.0, max(each) / 4)
+            return named, min(1.0, max(each) / 4), k
     return None

@@ -167,12 +167,12 @@ def test_the_learned_reader_settles_a_card_only_on_two_agreeing_corners() -> Non
     lead = RANK_LEAD
     none = _corner("none", 9.0, 0.0)
     both = [_corner("7D", lead, lead), none, _corner("7D", lead, lead), none]
-    assert _learned_card(both, 0, 1.0) == (Card.parse("7D"), 0.5)
+    assert _learned_card(both, 0, 1.0) == (Card.parse("7D"), 0.5, 0)
     # a loose outline (perhaps two cards) needs LEARNED_LOOSE times the leads
     assert _learned_card(both, 0, LEARNED_LOOSE) is None
     # one corner clear, the other naming the same card faintly
     strong = [_corner("QS", LEARNED_STRONG * lead, 2 * lead), none, _corner("QS", 1.0, 0.5), none]
-    assert _learned_card(strong, 0, 1.0) == (Card.parse("QS"), 0.5)
+    assert _learned_card(strong, 0, 1.0) == (Card.parse("QS"), 0.5, 0)
     assert _learned_card(strong, 0, 1.1) is None
     # the faint corner names another card: nothing
     other = [strong[0], none, _corner("QC", 1.0, 0.5), none]
@@ -184,7 +184,7 @@ def test_the_learned_reader_settles_a_card_only_on_two_agreeing_corners() -> Non
     assert _learned_card(no_ink, 0, 1.0) is None
     # the long side's corners read when the short side's show no index, unless they disagree
     turned = [none, _corner("4H", 1.8 * lead, 2 * lead), none, _corner("4H", 1.8 * lead, 9.0)]
-    assert _learned_card(turned, 0, 1.0) == (Card.parse("4H"), 0.9)
+    assert _learned_card(turned, 0, 1.0) == (Card.parse("4H"), 0.9, 1)  # the long side's pair
     assert _learned_card([_corner("5H", 9.0, 9.0), *turned[1:]], 0, 1.0) is None
 
 
@@ -193,7 +193,7 @@ def test_a_greyscale_frame_is_read_by_shape_on_two_corners_with_stricter_leads()
     none = _corner("none", 9.0, 0.0)
     # a grey frame's ink is black whatever the suit: the suit's shape alone names it
     grey = [_corner("7D", lead, lead, "black"), none, _corner("7D", lead, lead, "black"), none]
-    assert _learned_card(grey, 0, LEARNED_GREY, colour=False) == (Card.parse("7D"), 0.5)
+    assert _learned_card(grey, 0, LEARNED_GREY, colour=False) == (Card.parse("7D"), 0.5, 0)
     assert _learned_card(grey, 0, LEARNED_GREY) is None  # with colour, the ink must be red
     # under the stricter leads: nothing, however clear the other corner
     faint = [grey[0], none, _corner("7D", lead, 0.9 * lead, "black"), none]
@@ -288,7 +288,7 @@ def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm(
         return card == Card.parse("5D")
 
     assert _learned_card(pair, 0, 1.0) is None  # without the card's middle: unknown
-    assert _learned_card(pair, 0, 1.0, centre=shows) == (Card.parse("5D"), 0.25)
+    assert _learned_card(pair, 0, 1.0, centre=shows) == (Card.parse("5D"), 0.25, 0)
     assert asked == [(Card.parse("5D"), 0)]
     # the middle does not confirm it, or the clear corner falls short: unknown
     assert _learned_card(pair, 0, 1.0, centre=lambda card, k: False) is None
