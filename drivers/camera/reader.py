@@ -80,6 +80,10 @@ SUIT_LEAD = 3.0
 RED_INK = 0.06
 
 
+#: each suit's partner of the same colour (Suit values: clubs 0, diamonds 1, hearts 2,
+#: spades 3)
+_PARTNER = (3, 2, 1, 0)
+
 _STRETCH = np.array([0.02, 0.98])  # the percentiles stretched to black and white
 
 
@@ -145,6 +149,9 @@ class CornerRead:
     suit_lead: float
     red: bool | None
     redness: float | None = None
+    #: the suit's lead over the other suit of its colour only (clubs over spades, diamonds
+    #: over hearts): what the shape must settle where the ink has settled the colour
+    colour_lead: float | None = None
 
 
 def ink_colour(patch: Image) -> bool | None:
@@ -296,14 +303,16 @@ class IndexReader:
             redness = ink_redness(patch) if ink else None
             r = np.sort(rank[i])
             s = np.sort(suit[i])
+            best = int(suit[i].argmax())
             out.append(
                 CornerRead(
                     int(rank[i].argmax()),
                     float(r[-1] - r[-2]),
-                    int(suit[i].argmax()),
+                    best,
                     float(s[-1] - s[-2]),
                     None if redness is None else redness >= RED_INK,
                     redness,
+                    float(suit[i][best] - suit[i][_PARTNER[best]]),
                 )
             )
         return out

@@ -1773,6 +1773,11 @@ DENY_SHORT = 3
 #: by the frame's edge, rightly read but not listed); none at 3, which reads 34 cards
 #: fewer than 2.5 and 12 more than 3.5 did
 LEARNED_SINGLE = 3.0
+#: the ink's redness (:func:`~drivers.camera.reader.ink_redness`) at which a corner's colour
+#: is clear enough that its suit need only lead the other suit of that colour
+#: (:func:`suit_lead`)
+SURE_BLACK = 0.02
+SURE_RED = 0.12
 
 #: a corner not looked at, standing for one that shows no index
 _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
@@ -2364,12 +2369,15 @@ class Recognizer:
             quad = pt + k * (quad - pt)
         patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
         read = self.reader.read([patch], ink=False)[0]  # the ink only where the leads show
+        # the most the leads can show, the colour's ink measured
+        if read.rank == NO_INDEX or _single_share(read, sure=True) < INDEX_PROMISING:
+            return None
+        read = with_ink(read, patch)
         share = _single_share(read)
-        if read.rank == NO_INDEX or share < INDEX_PROMISING:
+        if share < INDEX_PROMISING:
             return None
         if share < 1.0:
             return None, 0.0, quad
-        read = with_ink(read, patch)
         settled = self._single_corner(
             patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
         )
@@ -2518,10 +2526,24 @@ def _single_card(c: CornerRead) -> tuple[Card, float] | None:
     return Card.of(Rank(c.rank), Suit(c.suit)), min(1.0, share / 4)
 
 
-def _single_share(c: CornerRead) -> float:
+def _single_share(c: CornerRead, *, sure: bool = False) -> float:
     """The weaker of a corner's two leads as a share of what one corner alone needs
-    (:data:`LEARNED_SINGLE` times the leads): 1 or more settles it."""
-    return min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / LEARNED_SINGLE
+    (:data:`LEARNED_SINGLE` times the leads): 1 or more settles it. ``sure``: as if its ink
+    clearly showed its suit's colour (:func:`suit_lead`), whether measured or not."""
+    lead = max(c.suit_lead, c.colour_lead or 0.0) if sure else suit_lead(c)
+    return min(c.rank_lead / RANK_LEAD, lead / SUIT_LEAD) / LEARNED_SINGLE
+
+
+def suit_lead(c: CornerRead) -> float:
+    """The lead a corner's suit has: over the other suit of its colour only (clubs over
+    spades, diamonds over hearts) where its ink clearly shows that colour (a redness of at
+    most :data:`SURE_BLACK`, or at least :data:`SURE_RED`), else over all three others."""
+    if c.colour_lead is None or c.redness is None:
+        return c.suit_lead
+    red = c.suit in _RED
+    if (red and c.redness >= SURE_RED) or (not red and c.redness <= SURE_BLACK):
+        return max(c.suit_lead, c.colour_lead)
+    return c.suit_lead
 
 
 def _learned_card(
@@ -2563,7 +2585,11 @@ def _learned_card(
         if card is None or any(other not in (None, card) for other in said):
             continue  # no agreement here, or the other pair agrees on another card
         a, b = corners[k], corners[k + 2]
-        each = [min(c.rank_lead / RANK_LEAD, c.suit_lead / SUIT_LEAD) / need for c in (a, b)]
+        each = [
+            min(c.rank_lead / RANK_LEAD, (suit_lead(c) if colour else c.suit_lead) / SUIT_LEAD)
+            / need
+            for c in (a, b)
+        ]
         named = Card.of(Rank(card[0]), Suit(card[1]))
         if min(each) >= 1.0:
             return named, min(1.0, min(each) / 2), k

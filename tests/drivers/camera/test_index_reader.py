@@ -37,6 +37,8 @@ from drivers.camera.recognizer import (
     LEARNED_PIPS,
     LEARNED_SINGLE,
     LEARNED_STRONG,
+    SURE_BLACK,
+    SURE_RED,
     Recognizer,
     Status,
     _ink_red,
@@ -325,6 +327,28 @@ def test_one_corner_alone_settles_a_card_only_with_four_times_the_leads_in_its_i
     assert _single_card(_corner("8H", lead, lead, "black")) is None  # black ink, a red suit
     assert _single_card(_corner("8S", lead, lead, "none")) is None  # no ink measured
     assert _single_card(_corner("none", 9 * lead, 9 * lead)) is None
+
+
+def test_a_suit_whose_ink_clearly_shows_its_colour_need_only_lead_its_partner() -> None:
+    from dataclasses import replace
+
+    lead = RANK_LEAD * LEARNED_SINGLE
+    # a club whose runner-up is a red suit, the spade far behind
+    club = replace(_corner("7C", lead, 0.5 * lead), colour_lead=1.5 * lead)
+    assert _single_card(club) is None  # the ink unmeasured: the lead over all three
+    black = replace(club, redness=SURE_BLACK)
+    assert _single_card(black) == (Card.parse("7C"), 0.25)
+    # ink that is black, but not clearly (a washed-out red measured 0.03): all three
+    assert _single_card(replace(club, redness=SURE_BLACK + 0.01)) is None
+    # a diamond ahead of the clubs, and far ahead of the hearts, in clearly red ink
+    diamond = replace(_corner("7D", lead, 0.5 * lead), colour_lead=lead)
+    assert _single_card(replace(diamond, redness=SURE_RED)) == (Card.parse("7D"), 0.25)
+    assert _single_card(replace(diamond, redness=SURE_RED - 0.01)) is None
+    # two corners: the same, but not on a greyscale frame, where ink is never red
+    none = _corner("none", 9.0, 0.0)
+    pair = [black, none, black, none]
+    assert _learned_card(pair, 0, LEARNED_SINGLE) == (Card.parse("7C"), 0.5, 0)
+    assert _learned_card(pair, 0, LEARNED_SINGLE, colour=False) is None
 
 
 def test_two_corners_ink_is_judged_together_where_both_were_measured() -> None:
