@@ -1246,6 +1246,15 @@ INDEX_CARD_SIZE = (0.3, 3.0)
 #: this reads 12 cards more)
 INDEX_RESCALE = (0.88, 1.14)
 INDEX_PROMISING = 0.5
+#: two guessed index corners at opposite corners of one card (:func:`_opposite_corners`)
+#: that name it, in ink of its suit's colour, each with this many times the leads, settle
+#: it: a card whose outline was not found (on a knitted blanket, a light desk) but whose
+#: two indices show
+PAIR_LEADS = 2.25
+#: how far two such corners' guessed sizes, and the distance between their rank glyphs,
+#: may stray from each other's (a ratio), and their directions (degrees)
+PAIR_SIZE = 1.35
+PAIR_ANGLE = 12.0
 #: ranks a card read from one index corner alone is not reported as when its middle clearly
 #: shows another number of pips (:meth:`Recognizer._pips_deny`): the learned reader takes a
 #: flat-topped 3 (deck A's) for a 5 with leads of four times the single corner's; checked on
@@ -1322,7 +1331,8 @@ def index_hypotheses(
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
     around it) gives a card whose index that is, lying along the pair's axis, of the height
     the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
-    card's ``card_height`` (frame pixels; 0 when no card was read: no bound), the frame
+    card's ``card_height`` (pixels, in the world's proportions; 0 when no card was read:
+    no bound), the frame
     stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
     (cards already read) are not looked at. A card may reach beyond the frame (a close-up,
     or a card at the edge of the camera's view) as long as its index corner, the profile's
@@ -1364,7 +1374,7 @@ def index_hypotheses(
     w, h, area = (stats[1:, i].astype(np.float64) for i in (2, 3, 4))
     w, h = w * sx, h * sy
     centres = (centres + 0.5) * np.array([sx, sy]) - 0.5
-    size = np.maximum(w, h)
+    size = np.maximum(w, h / squash)  # in the world's proportions, as card_height
     lo, hi = (0.05 * card_height, 0.17 * card_height) if card_height else (6.0, min(fh, fw) / 6)
     keep = (size >= lo) & (size <= hi) & (area * sx * sy >= 0.15 * w * h) & (area >= 12)
     keep &= inside[cy, cx] == 0
@@ -1781,6 +1791,47 @@ SURE_RED = 0.12
 
 #: a corner not looked at, standing for one that shows no index
 _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Guess:
+    """One guessed index corner read (:meth:`Recognizer._index_corner`): its card's guessed
+    quad and rank glyph's centre, the reader's read (its ink measured where its leads could
+    settle a card with the corner opposite), its :func:`_single_share`, and the card it
+    settles alone (None where it settles none) with the confidence."""
+
+    quad: NDArray[np.float64]
+    centre: Point
+    read: CornerRead
+    share: float
+    card: Card | None
+    conf: float
+
+
+def _opposite_corners(a: _Guess, b: _Guess, squash: float) -> bool:
+    """Whether two guessed index corners lie at opposite corners of one card: of sizes
+    within :data:`PAIR_SIZE` of each other, turned half a turn from each other, the second's
+    rank glyph where the first's card's size and direction put it (within
+    :data:`PAIR_SIZE` and :data:`PAIR_ANGLE`), in the world's proportions (the frame
+    unstretched by ``squash``)."""
+    world = np.array([1.0, 1.0 / squash])
+    qa, qb = a.quad * world, b.quad * world
+    right_a, down_a = qa[1] - qa[0], qa[3] - qa[0]
+    right_b, down_b = qb[1] - qb[0], qb[3] - qb[0]
+    ha, hb = float(np.hypot(*down_a)), float(np.hypot(*down_b))
+    if min(ha, hb) <= 0 or max(ha, hb) > PAIR_SIZE * min(ha, hb):
+        return False
+    turned = math.cos(math.radians(180.0 - PAIR_ANGLE))
+    if float(down_a @ down_b) / (ha * hb) > turned:
+        return False
+    # from one rank glyph to the other, as each corner's card says
+    fx, fy = 1.0 - 2.0 * INDEX_RANK_AT[0], 1.0 - 2.0 * INDEX_RANK_AT[1]
+    expected = (fx * right_a + fy * down_a - fx * right_b - fy * down_b) / 2
+    seen = (np.array(b.centre) - np.array(a.centre)) * world
+    e, d = float(np.hypot(*expected)), float(np.hypot(*seen))
+    if e <= 0 or d <= 0 or max(d, e) > PAIR_SIZE * min(d, e):
+        return False
+    return float(expected @ seen) / (e * d) >= math.cos(math.radians(PAIR_ANGLE))
 
 
 class Recognizer:
@@ -2298,12 +2349,15 @@ class Recognizer:
         taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
         known = {r.card for r in out if r.card is not None}
         clean = found.cards()
-        # the typical card's size from the cards read; where none was, the guesses are not
+        # the frame's squash from all the clean outlines (from the cards read only, deck C
+        # reads 9 cards fewer); the typical card's size, in the world's proportions (as the
+        # search measures), from the cards read; where none was, the guesses are not
         # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
-        # clean outlines read 28 cards fewer of the standard decks); the frame's squash from
-        # all the clean outlines (from the cards read only, deck C reads 9 cards fewer)
+        # clean outlines read 28 cards fewer of the standard decks)
+        squash = frame_squash(clean, p.aspect)
         if taken:
-            sides = np.array([_sides(q.astype(np.float64)) for q in taken])
+            world = np.array([1.0, 1.0 / squash])
+            sides = np.array([_sides(q.astype(np.float64) * world) for q in taken])
             long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
             card_h = float(np.median(long_sides)) / 2
         else:
@@ -2323,10 +2377,10 @@ class Recognizer:
         # nor within the outlines found whole: their cards were read from two corners, or
         # are left unknown
         outside = taken + [q.astype(np.float32) for q in clean]
-        squash = frame_squash(clean, p.aspect)
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
         reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []
         read_quads: list[NDArray[np.float32]] = []
+        guessed: list[_Guess] = []  # every corner read, for the pairs of opposite corners
         near = INDEX_STEP * (card_h or 100.0)
         tries = 0
         for quad, centre in hyps:
@@ -2339,29 +2393,34 @@ class Recognizer:
                 for q, r in zip(read_quads, reads, strict=True)
             ):
                 continue
-            settled = self._index_corner(frame, quad, centre, 1.0)
+            guess = self._index_corner(frame, quad, centre, 1.0)
             tries += 1
-            if settled is None:
+            if guess is None:
                 continue
-            if settled[0] is None:  # promising: the card a little smaller and larger
+            if INDEX_PROMISING <= guess.share < 1.0:
+                # promising, the leads short: the card a little smaller and larger
                 for k in INDEX_RESCALE:
-                    settled = self._index_corner(frame, quad, centre, k)
+                    other = self._index_corner(frame, quad, centre, k)
                     tries += 1
-                    if settled is not None and settled[0] is not None:
+                    if other is not None and other.share > guess.share:
+                        guess = other
+                    if guess.card is not None:
                         break
-            if settled is None or settled[0] is None:
+            guessed.append(guess)
+            if guess.card is None:
                 continue
-            reads.append((settled[0], settled[1], settled[2], centre))
-            read_quads.append(settled[2].astype(np.float32))
+            reads.append((guess.card, guess.conf, guess.quad, centre))
+            read_quads.append(guess.quad.astype(np.float32))
+        reads += self._paired_corners(frame, guessed, squash)
         return self._place_indices(reads, known, out, card_h, frame.shape[1], frame.shape[0])
 
     def _index_corner(
         self, frame: Image, quad: NDArray[np.float64], centre: Point, k: float
-    ) -> tuple[Card | None, float, NDArray[np.float64]] | None:
-        """The card a guessed card's index corner names (:meth:`_single_corner`), the guess
-        scaled by ``k`` about its rank glyph's centre, with its confidence and quad; no card
-        (and no confidence) where it names none, but its corner shows at least
-        :data:`INDEX_PROMISING` of the leads needed; None otherwise."""
+    ) -> _Guess | None:
+        """A guessed card's index corner read (:meth:`_single_corner`), the guess scaled by
+        ``k`` about its rank glyph's centre: the card it names alone, if any, or None where it
+        shows no index. Its ink is measured where its leads could settle a card with the
+        corner opposite (:data:`PAIR_LEADS`)."""
         assert self.reader is not None
         p = self.profile
         if k != 1.0:
@@ -2369,24 +2428,56 @@ class Recognizer:
             quad = pt + k * (quad - pt)
         patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
         read = self.reader.read([patch], ink=False)[0]  # the ink only where the leads show
+        if read.rank == NO_INDEX:
+            return None
         # the most the leads can show, the colour's ink measured
-        if read.rank == NO_INDEX or _single_share(read, sure=True) < INDEX_PROMISING:
-            return None
-        read = with_ink(read, patch)
+        if _single_share(read, sure=True) * LEARNED_SINGLE >= PAIR_LEADS:
+            read = with_ink(read, patch)
         share = _single_share(read)
-        if share < INDEX_PROMISING:
-            return None
+        guess = _Guess(quad, centre, read, share, None, 0.0)
         if share < 1.0:
-            return None, 0.0, quad
+            return guess
         settled = self._single_corner(
             patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
         )
         if settled is None:
-            return None
+            return guess
         card, conf = settled
         if int(card.rank) in INDEX_PIPS_CHECKED and self._pips_deny(frame, quad, 0, card):
-            return None
-        return card, conf, quad
+            return guess
+        return _Guess(quad, centre, read, share, card, conf)
+
+    def _paired_corners(
+        self, frame: Image, guessed: list[_Guess], squash: float
+    ) -> list[tuple[Card, float, NDArray[np.float64], Point]]:
+        """The cards two guessed corners settle together: at opposite corners of one card
+        (:func:`_opposite_corners`), naming it, each with :data:`PAIR_LEADS` times the leads,
+        in ink of its suit's colour, guessed at least :data:`INDEX_MIN_SIDE` large (and a
+        five's middle must not deny it), as for one corner."""
+        p = self.profile
+        fit = [
+            g
+            for g in guessed
+            if g.read.red is not None
+            and g.share * LEARNED_SINGLE >= PAIR_LEADS
+            and effective_size(g.quad, p.aspect) >= INDEX_MIN_SIDE
+        ]
+        out = []
+        for i, a in enumerate(fit):
+            for b in fit[i + 1 :]:
+                ra, rb = a.read, b.read
+                if (ra.rank, ra.suit) != (rb.rank, rb.suit) or _ink_red(ra, rb) != (
+                    ra.suit in _RED
+                ):
+                    continue
+                if not _opposite_corners(a, b, squash):
+                    continue
+                card = Card.of(Rank(ra.rank), Suit(ra.suit))
+                if int(card.rank) in INDEX_PIPS_CHECKED and self._pips_deny(frame, a.quad, 0, card):
+                    continue
+                each = min(a.share, b.share) * LEARNED_SINGLE / PAIR_LEADS
+                out.append((card, min(1.0, each / 2), a.quad, a.centre))
+        return out
 
     def _place_indices(
         self,

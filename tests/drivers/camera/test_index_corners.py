@@ -115,7 +115,9 @@ def test_a_flat_topped_three_read_alone_as_a_five_is_refused(
     patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
     alone = recognizer._single_corner(patch, effective_size(quad, p.aspect))
     assert alone is not None and alone[0] == Card.parse("5S")
-    assert recognizer._index_corner(frame, quad, (100.0, 230.0), 1.0) is None
+    guess = recognizer._index_corner(frame, quad, (100.0, 230.0), 1.0)
+    assert guess is not None and guess.read.rank == int(Card.parse("5S").rank)
+    assert guess.card is None  # the corner reads a five; the card's middle refuses it
     assert Card.parse("5S") not in _read(recognizer, "amm_IMG_20220921_200817.jpg")
 
 
@@ -214,3 +216,47 @@ def test_a_close_up_index_is_found_where_no_card_sizes_the_search(
     assert np.abs(guesses[0][0] - card).max() < 0.1 * 420 / ASPECT
     monkeypatch.setattr(recognizer_module, "INDEX_WIDE_BLOCK", 0.0)
     assert index_hypotheses(frame, 0.0, 1.0, [], ASPECT) == []
+
+
+def _guess(quad: np.ndarray, squash: float = 1.0) -> recognizer_module._Guess:
+    """A guessed corner of the card ``quad`` (in the world's proportions; its first corner
+    the index's), its rank glyph where the recognizer puts it, the frame stretched down by
+    ``squash``."""
+    right, down = quad[1] - quad[0], quad[3] - quad[0]
+    centre = quad[0] + INDEX_RANK_AT[0] * right + INDEX_RANK_AT[1] * down
+    stretch = np.array([1.0, squash])
+    read = recognizer_module.CornerRead(0, 9.0, 0, 9.0, False, 0.0)
+    x, y = centre * stretch
+    return recognizer_module._Guess(quad * stretch, (float(x), float(y)), read, 1.0, None, 0.0)
+
+
+@pytest.mark.parametrize("squash", [1.0, 1.8])
+def test_two_guessed_corners_lie_opposite_on_one_card_only_where_its_shape_says(
+    squash: float,
+) -> None:
+    card = _upright(100, 50, 120)
+    turn = np.array([[0.8, -0.6], [0.6, 0.8]])  # the card turned about 37 degrees
+    card = (card - card.mean(axis=0)) @ turn.T + card.mean(axis=0)
+    top = _guess(card, squash)
+    bottom = _guess(np.roll(card, -2, axis=0), squash)  # the index half a turn round
+    opposite = recognizer_module._opposite_corners
+    assert opposite(top, bottom, squash) and opposite(bottom, top, squash)
+    # each guess's size a little off, as guesses from an index's glyphs are: still one card
+    mid = card.mean(axis=0)
+    assert opposite(_guess(mid + 1.15 * (card - mid), squash), bottom, squash)
+    # the second index a quarter turn round, or in the same direction, or too near
+    assert not opposite(top, _guess(np.roll(card, -1, axis=0), squash), squash)
+    assert not opposite(top, _guess(card + 200.0, squash), squash)
+    assert not opposite(top, _guess(mid + 0.6 * (np.roll(card, -2, axis=0) - mid), squash), squash)
+
+
+def test_a_card_whose_outline_is_lost_on_a_white_desk_is_read_from_its_two_indices(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deck A's two of clubs on a white desk: no outline is found; its two index corners,
+    # guessed around their glyphs at opposite corners of one card, name it together,
+    # neither alone with the leads one corner needs
+    name = "amm_IMG_20220921_195437.jpg"
+    assert _read(recognizer, name) == [Card.parse("2C")]
+    monkeypatch.setattr(recognizer_module, "PAIR_LEADS", recognizer_module.LEARNED_SINGLE)
+    assert _read(recognizer, name) == []
