@@ -41,13 +41,15 @@ def pip_count(rank: int) -> int:
 class Pips:
     """The suit symbols in the middle of a card: how many, one unit vector for each pip
     off the card's middle row (turned upright), their median height in patch pixels, the
-    ink's redness, and one unit vector for each pip on the middle row, as it lies."""
+    ink's redness, one unit vector for each pip on the middle row, as it lies, and where
+    each pip's centre lies across the patch (a share of its width)."""
 
     count: int
     vectors: list[Vector]
     height: float
     redness: float
     middle: list[Vector] = field(default_factory=list)  # the middle row's, as they lie
+    across: list[float] = field(default_factory=list)
 
 
 def read_pips(
@@ -128,7 +130,8 @@ def read_pips(
         weight += n
     rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
     redness = float(rel[2] - max(rel[0], rel[1]))
-    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness, centre_row)
+    across = [float((xs[i] + ws[i] / 2) / pw) for i in found]
+    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness, centre_row, across)
 
 
 Image = NDArray[np.uint8]

@@ -1255,13 +1255,16 @@ PAIR_LEADS = 2.25
 #: may stray from each other's (a ratio), and their directions (degrees)
 PAIR_SIZE = 1.35
 PAIR_ANGLE = 12.0
-#: ranks a card read from one index corner alone is not reported as when its middle clearly
-#: shows another number of pips (:meth:`Recognizer._pips_deny`): the learned reader takes a
-#: flat-topped 3 (deck A's) for a 5 with leads of four times the single corner's; checked on
-#: a five only, as the middle of a card lying under others shows their pips (checking every
-#: number card lost 22 of the 135 cards read on deck C; checking fives loses 3 there, and
-#: during development three threes of deck A read as fives this way were refused so)
+#: ranks a card read from guessed index corners is not reported as when its middle shows a
+#: three's pips (:meth:`Recognizer._shows_three`): the learned reader takes a flat-topped 3
+#: (deck A's) for a 5 with leads of four times the single corner's. Only a three's layout
+#: denies: the middle of a five lying under others in a fan shows their pips (denying every
+#: count but five refused 8 real fives on deck C; during development three threes of deck A
+#: read as fives were refused either way)
 INDEX_PIPS_CHECKED = frozenset({int(Rank.FIVE)})
+#: how far from the middle of the card's width a three's pips lie (a share of the middle's
+#: width, :data:`PIP_CHECK_BOX`)
+THREE_COLUMN = 0.13
 #: the share of a typical card's area of paper that must lie outside the cards read on a
 #: frame for its index corners to be looked for (on a rendered frame whose cards were all
 #: read none lies outside them; on decks A, C and E it costs no card)
@@ -2156,6 +2159,19 @@ class Recognizer:
         short = DENY_SHORT if expected >= CROWDED_PIPS else 0
         return not expected - short <= pips.count <= expected
 
+    def _shows_three(self, frame: Image, quad: NDArray[np.float64], k: int) -> bool:
+        """Whether the middle of the card, read with corner ``k`` as its top-left, shows a
+        three's pips: two or three (one may lie beyond the frame's edge), all in the card's
+        middle column (within :data:`THREE_COLUMN` of its width from the middle; a five's
+        pips off the middle row lie in two columns at about a quarter and three quarters of
+        the middle's width)."""
+        pips = self._middle_pips(frame, quad, k)
+        return (
+            pips is not None
+            and 2 <= pips.count <= 3
+            and all(abs(x - 0.5) <= THREE_COLUMN for x in pips.across)
+        )
+
     def _confirm_by_pips(
         self, frame: Image, quad: NDArray[np.float64], read: IndexRead, size: float
     ) -> float | None:
@@ -2443,7 +2459,7 @@ class Recognizer:
         if settled is None:
             return guess
         card, conf = settled
-        if int(card.rank) in INDEX_PIPS_CHECKED and self._pips_deny(frame, quad, 0, card):
+        if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, quad, 0):
             return guess
         return _Guess(quad, centre, read, share, card, conf)
 
@@ -2473,7 +2489,7 @@ class Recognizer:
                 if not _opposite_corners(a, b, squash):
                     continue
                 card = Card.of(Rank(ra.rank), Suit(ra.suit))
-                if int(card.rank) in INDEX_PIPS_CHECKED and self._pips_deny(frame, a.quad, 0, card):
+                if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, a.quad, 0):
                     continue
                 each = min(a.share, b.share) * LEARNED_SINGLE / PAIR_LEADS
                 out.append((card, min(1.0, each / 2), a.quad, a.centre))

@@ -121,6 +121,18 @@ def test_a_flat_topped_three_read_alone_as_a_five_is_refused(
     assert Card.parse("5S") not in _read(recognizer, "amm_IMG_20220921_200817.jpg")
 
 
+def test_fanned_fives_are_read_though_their_middles_show_other_cards_pips(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a webcam's fan of diamonds and hearts: the five of diamonds' middle lies under the
+    # cards fanned over it, whose pips show there (two or three, not in a three's column);
+    # only a three's layout denies a five read from its corner
+    name = "amm_WIN_20240627_17_05_18_Pro.jpg"
+    assert Card.parse("5D") in _read(recognizer, name)
+    monkeypatch.setattr(recognizer_module, "THREE_COLUMN", 1.0)  # any two or three pips
+    assert Card.parse("5D") not in _read(recognizer, name)
+
+
 def test_an_index_is_guessed_where_no_outline_was_found() -> None:
     # the fan of spades: the nine of spades' index lies outside every outline found whole
     frame = read_image(real_photo("amm_WIN_20240627_17_13_02_Pro.jpg"))
