@@ -492,7 +492,10 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
         )
         paler = cv2.compare(s, limit, cv2.CMP_LT)
     low_sat = cv2.threshold(s, 70, 255, cv2.THRESH_BINARY_INV)[1]
-    lit = cv2.threshold(v, 70, 255, cv2.THRESH_BINARY)[1]
+    # paper is lit: brighter than 70, or than half the frame's brightest in a frame taken
+    # in dim light (a card on a black cloth, all of it under 62)
+    lit_level = min(70.0, LIT_SHARE * float(np.percentile(small_v, 99)))
+    lit = cv2.threshold(v, lit_level, 255, cv2.THRESH_BINARY)[1]
     bright = cv2.bitwise_or(cv2.compare(v, brighter_than, cv2.CMP_GT), coloured_table)
     if paler is not None:
         bright = cv2.bitwise_or(bright, paler)
@@ -502,6 +505,8 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
+#: paper is at least this share of the frame's brightest (or 70 of 255)
+LIT_SHARE = 0.5
 
 #: Canny's hysteresis thresholds for the edges that bound paper on a table as light as it
 EDGE_LOW, EDGE_HIGH = 20, 50

@@ -5,6 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
+import drivers.camera.recognizer as recognizer_module
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
 from drivers.camera.glyphs import PIP_BOX, pip_count
@@ -386,6 +387,17 @@ def test_a_card_on_light_wood_whose_shadow_joins_its_paper_is_found_by_its_edges
     photo = real_photo("amm_IMG_20220921_200521.jpg")
     cards = locate(read_image(photo)).cards()
     assert len(cards) == 1
+
+
+def test_a_card_in_a_dim_frame_is_paper_though_darker_than_a_lit_one(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deck A's eight of clubs on a black cloth in dim light: the card's brightest is 61 of
+    # 255, under the 70 that paper in a lit frame exceeds, and half the frame's brightest
+    frame = read_image(real_photo("amm_IMG_20220921_194755.jpg"))
+    assert [r.card for r in recognizer.recognize(frame).cards] == [Card.parse("8C")]
+    monkeypatch.setattr(recognizer_module, "LIT_SHARE", 2.0)  # 70 whatever the frame
+    assert locate(frame).cards() == []
 
 
 @pytest.mark.parametrize(
