@@ -1742,6 +1742,50 @@ class Located:
         return sorted(clean, key=lambda q: -abs(cv2.contourArea(q.astype(np.float32))))
 
 
+#: the brightest share of a frame taken as its white (paper, a glare) when balancing it
+WHITE_SHARE = 0.01
+#: a white whose channels differ by less than this ratio is grey already
+WHITE_CAST = 1.15
+#: the most a channel is raised to make that white grey (a camera's white balance gone
+#: blue, deck D's on brown wood, made its cards 83 to 132 saturated: no paper at all)
+MAX_WHITE_GAIN = 1.6
+
+
+def white_balanced(frame: Image) -> Image:
+    """The frame with its colour cast taken out: each channel raised so that its brightest
+    pixels (the top :data:`WHITE_SHARE` by their largest channel: a card's paper, a glare)
+    become grey, by at most :data:`MAX_WHITE_GAIN`; the frame itself where they are grey
+    already (within :data:`WHITE_CAST`)."""
+    top = frame.max(axis=2)
+    level = np.percentile(top[::2, ::2], 100.0 * (1.0 - WHITE_SHARE))
+    bright = top >= level
+    if not bright.any():
+        return frame
+    white = frame[bright].mean(axis=0) + 1.0
+    gains = np.minimum(white.max() / white, MAX_WHITE_GAIN)
+    if gains.max() < WHITE_CAST:
+        return frame
+    return np.asarray(np.clip(frame * gains.astype(np.float32), 0, 255), np.uint8)
+
+
+def _paper_shapes(
+    small: Image, min_area: float, factor: int
+) -> tuple[
+    Image, list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]
+]:
+    """The paper mask and the cards' shapes found on the shrunk frame (:func:`locate`)."""
+    mask, value = paper_and_value(small)
+    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+    quads, loose = _drop_holders(quads, loose)
+    blobs = {id(o) for o in outlines}
+    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, loose = _drop_holders(quads, loose)
+    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
+    if parts:  # the stretches of paper found by their edges are paper too
+        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
+    return mask, quads, outlines, loose
+
+
 def locate(frame: Image) -> Located:
     """Find the card outlines on a frame: shrunk by a whole factor to at most
     :data:`DETECTION_SIZE` pixels (any size of frame, never refused), paper found by
@@ -1762,15 +1806,7 @@ def locate(frame: Image) -> Located:
     )
     scale = np.array([w / small.shape[1], h / small.shape[0]])
     min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
-    mask, value = paper_and_value(small)
-    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
-    quads, loose = _drop_holders(quads, loose)
-    blobs = {id(o) for o in outlines}
-    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
-    quads, loose = _drop_holders(quads, loose)
-    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
-    if parts:  # the stretches of paper found by their edges are paper too
-        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
+    mask, quads, outlines, loose = _paper_shapes(small, min_area, factor)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
@@ -2259,8 +2295,21 @@ class Recognizer:
 
     def recognize(self, frame: Image) -> FrameRecognition:
         """All card-shaped objects on ``frame`` (BGR, uint8), each read, left unknown or a back."""
-        h, w = frame.shape[:2]
         found = locate(frame)
+        result = self._recognize(frame, found)
+        if not found.quads:  # no card found whole: perhaps the camera's white balance is off
+            balanced = white_balanced(frame)
+            if balanced is not frame:
+                again = locate(balanced)
+                if again.quads:
+                    other = self._recognize(balanced, again)
+                    if len(other.cards) > len(result.cards):
+                        return other
+        return result
+
+    def _recognize(self, frame: Image, found: Located) -> FrameRecognition:
+        """:meth:`recognize` with the outlines ``found`` on ``frame``."""
+        h, w = frame.shape[:2]
         quads, outlines, loose, full, measured = (
             found.quads,
             found.outlines,

@@ -27,6 +27,7 @@ from drivers.camera.recognizer import (
     shows_ace,
     shows_figure,
     shows_print,
+    white_balanced,
 )
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.builtin import render_deck
@@ -398,6 +399,37 @@ def test_a_card_in_a_dim_frame_is_paper_though_darker_than_a_lit_one(
     assert [r.card for r in recognizer.recognize(frame).cards] == [Card.parse("8C")]
     monkeypatch.setattr(recognizer_module, "LIT_SHARE", 2.0)  # 70 whatever the frame
     assert locate(frame).cards() == []
+
+
+def test_a_frame_whose_white_balance_has_gone_blue_is_read_balanced(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deck D's cards on brown wood, the camera's white balance gone blue: the cards' paper
+    # is 83 to 132 saturated (BGR 255, 208, 172), no paper at all, and no card is found;
+    # balanced so that the brightest pixels are grey, all five are outlined and three read
+    name = "alk_in_10.jpg"
+    frame = read_image(real_photo(name))
+    assert locate(frame).cards() == []
+    read = {r.card for r in recognizer.recognize(frame).cards}
+    assert {Card.parse(c) for c in ("6D", "7S", "8S")} <= read
+    assert read <= {Card.parse(c) for c in ("3D", "6D", "6S", "7S", "8S")}
+    monkeypatch.setattr(recognizer_module, "WHITE_CAST", 2.0)  # never balanced
+    assert recognizer.recognize(frame).cards == ()
+
+
+def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> None:
+    rng = np.random.default_rng(5)
+    grey = rng.integers(0, 200, (60, 80, 3), dtype=np.uint8)
+    grey[10:30, 20:40] = 240  # white paper
+    assert white_balanced(grey) is grey
+    cast = np.clip(grey * np.array([1.0, 0.8, 0.65]), 0, 255).astype(np.uint8)  # gone blue
+    balanced = white_balanced(cast)
+    paper = balanced[10:30, 20:40].reshape(-1, 3).mean(axis=0)
+    assert paper.max() - paper.min() < 4
+    # a channel is raised by at most MAX_WHITE_GAIN, whatever the cast
+    strong = np.clip(grey * np.array([1.0, 1.0, 0.3]), 0, 255).astype(np.uint8)
+    red = white_balanced(strong)[10:30, 20:40, 2].mean()
+    assert red <= strong[10:30, 20:40, 2].mean() * 1.6 + 1
 
 
 @pytest.mark.parametrize(
