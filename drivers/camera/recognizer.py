@@ -183,7 +183,9 @@ LEARNED_GREY = 1.5
 #: more faintly, settle it when the middle of the card shows exactly that many pips in ink
 #: of the suit's colour (on real photographs, two of the three cards such corners alone
 #: read wrong named another number of the same suit); an ace or a court card, when the
-#: middle shows its kind (:func:`shows_ace`, :func:`shows_figure`)
+#: middle shows its kind (:func:`shows_ace`, :func:`shows_figure`). The fainter corner's
+#: suit must still lead: the pips are counted, not told club from spade (a small rendered
+#: three of spades whose corners led for clubs by 3.0 and 2.5 was read as clubs)
 LEARNED_PIPS = 1.0
 
 #: an ace's one pip is at least this share of the card's height (about twice the least an
@@ -1820,12 +1822,10 @@ DENY_SHORT = 3
 
 #: one index corner alone (its card's others hidden under another card) names its card to
 #: the learned reader with this many times the leads: on the real photographs, with every
-#: corner guessed (outline corners and indices found by their ink), the first card read
-#: wrong came at 2 (a king of spades on a webcam frame that does not list it); with the
-#: index search of this version, at 2.5 one: two pips in a ten of spades' middle guessed
-#: as an index and read as an ace of spades (earlier in its steps, a seven of clubs cut
-#: by the frame's edge, rightly read but not listed); none at 3, which reads 34 cards
-#: fewer than 2.5 and 12 more than 3.5 did
+#: corner guessed (outline corners and indices found by their ink), the shipped reader
+#: reads none wrong at 3 and one at 2.75 (a webcam's eight of clubs read as a spade); the
+#: reader before it read none wrong at 3 either, and at 2.5 took two pips in a ten of
+#: spades' middle for an ace's index
 LEARNED_SINGLE = 3.0
 #: the ink's redness (:func:`~drivers.camera.reader.ink_redness`) at which a corner's colour
 #: is clear enough that its suit need only lead the other suit of that colour
@@ -2729,7 +2729,8 @@ def _learned_card(
     top-left, confirms ``card`` (:meth:`Recognizer._middle_shows`: a number card's pips, an
     ace's one large pip, a court card's figure); it settles a pair of which
     one corner clears :data:`LEARNED_PIPS` times the leads and the other agrees more
-    faintly."""
+    faintly, its suit still with ``need`` times the suit's lead (the middle counts the
+    rank, not which suit of its colour)."""
     said = []  # what each pair's two corners agree on (None: they do not)
     for k in (first, 1 - first):
         a, b = corners[k], corners[k + 2]
@@ -2758,6 +2759,13 @@ def _learned_card(
             colour and max(each) >= LEARNED_STRONG
         ):  # one corner clear, the other agreeing more faintly
             return named, min(1.0, max(each) / 4), k
-        if colour and centre is not None and max(each) >= LEARNED_PIPS and centre(named, k):
+        suits = min((suit_lead(c) if colour else c.suit_lead) / SUIT_LEAD for c in (a, b)) / need
+        if (
+            colour
+            and centre is not None
+            and max(each) >= LEARNED_PIPS
+            and suits >= 1.0  # the pips count the rank; the suit is the corners' own
+            and centre(named, k)
+        ):
             return named, min(1.0, max(each) / 4), k
     return None
