@@ -1749,24 +1749,27 @@ WHITE_SHARE = 0.01
 #: a white whose channels differ by less than this ratio is grey already
 WHITE_CAST = 1.15
 #: the most a channel is raised to make that white grey (a camera's white balance gone
-#: blue, deck D's on brown wood, made its cards 83 to 132 saturated: no paper at all)
+#: blue, deck D's on brown wood, made its cards 83 to 132 saturated: no paper at all; its
+#: channels needed up to 1.49); a brightest more tinted than this is a coloured table's
+#: (felt), not paper under a cast, and is left as it is: balancing an empty felt table
+#: read it twice over for nothing
 MAX_WHITE_GAIN = 1.6
 
 
 def white_balanced(frame: Image) -> Image:
     """The frame with its colour cast taken out: each channel raised so that its brightest
     pixels (the top :data:`WHITE_SHARE` by their largest channel: a card's paper, a glare)
-    become grey, by at most :data:`MAX_WHITE_GAIN`; the frame itself where they are grey
-    already (within :data:`WHITE_CAST`)."""
+    become grey; the frame itself where they are grey already (within :data:`WHITE_CAST`)
+    or too coloured for paper under a cast (beyond :data:`MAX_WHITE_GAIN`)."""
     top = frame.max(axis=2)
     level = np.percentile(top[::2, ::2], 100.0 * (1.0 - WHITE_SHARE))
     bright = top >= level
     if not bright.any():
         return frame
     white = frame[bright].mean(axis=0) + 1.0
-    gains = np.minimum(white.max() / white, MAX_WHITE_GAIN)
-    if gains.max() < WHITE_CAST:
-        return frame
+    gains = white.max() / white
+    if not WHITE_CAST <= gains.max() <= MAX_WHITE_GAIN:
+        return frame  # grey already, or a coloured table (felt) whose brightest is no paper
     return np.asarray(np.clip(frame * gains.astype(np.float32), 0, 255), np.uint8)
 
 

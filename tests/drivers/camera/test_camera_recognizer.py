@@ -426,10 +426,16 @@ def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> No
     balanced = white_balanced(cast)
     paper = balanced[10:30, 20:40].reshape(-1, 3).mean(axis=0)
     assert paper.max() - paper.min() < 4
-    # a channel is raised by at most MAX_WHITE_GAIN, whatever the cast
+    # a brightest more coloured than a cast tints paper (a channel to be raised more than
+    # MAX_WHITE_GAIN) is a coloured table's: the frame is left as it is
     strong = np.clip(grey * np.array([1.0, 1.0, 0.3]), 0, 255).astype(np.uint8)
+    assert white_balanced(strong) is strong
     red = white_balanced(strong)[10:30, 20:40, 2].mean()
     assert red <= strong[10:30, 20:40, 2].mean() * 1.6 + 1
+    # an empty table of every felt: never balanced (it would be read twice over)
+    for colour in FELTS.values():
+        empty = render_scene([], SceneOptions(felt=colour), seed=1).image
+        assert white_balanced(empty) is empty
 
 
 @pytest.mark.parametrize(
