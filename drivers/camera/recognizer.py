@@ -1773,24 +1773,6 @@ def white_balanced(frame: Image) -> Image:
     return np.asarray(np.clip(frame * gains.astype(np.float32), 0, 255), np.uint8)
 
 
-def _paper_shapes(
-    small: Image, min_area: float, factor: int
-) -> tuple[
-    Image, list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]
-]:
-    """The paper mask and the cards' shapes found on the shrunk frame (:func:`locate`)."""
-    mask, value = paper_and_value(small)
-    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
-    quads, loose = _drop_holders(quads, loose)
-    blobs = {id(o) for o in outlines}
-    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
-    quads, loose = _drop_holders(quads, loose)
-    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
-    if parts:  # the stretches of paper found by their edges are paper too
-        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
-    return mask, quads, outlines, loose
-
-
 def locate(frame: Image) -> Located:
     """Find the card outlines on a frame: shrunk by a whole factor to at most
     :data:`DETECTION_SIZE` pixels (any size of frame, never refused), paper found by
@@ -1811,7 +1793,15 @@ def locate(frame: Image) -> Located:
     )
     scale = np.array([w / small.shape[1], h / small.shape[0]])
     min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
-    mask, quads, outlines, loose = _paper_shapes(small, min_area, factor)
+    mask, value = paper_and_value(small)
+    quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
+    quads, loose = _drop_holders(quads, loose)
+    blobs = {id(o) for o in outlines}
+    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, loose = _drop_holders(quads, loose)
+    parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
+    if parts:  # the stretches of paper found by their edges are paper too
+        mask = np.asarray(cv2.drawContours(mask.copy(), parts, -1, 255, -1), np.uint8)
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
@@ -1844,15 +1834,19 @@ _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
 class _Guess:
     """One guessed index corner read (:meth:`Recognizer._index_corner`): its card's guessed
     quad and rank glyph's centre, the reader's read (its ink measured where its leads could
-    settle a card with the corner opposite), its :func:`_single_share`, and the card it
-    settles alone (None where it settles none) with the confidence."""
+    settle a card with the corner opposite), and the card it settles alone (None where it
+    settles none) with the confidence."""
 
     quad: NDArray[np.float64]
     centre: Point
     read: CornerRead
-    share: float
-    card: Card | None
-    conf: float
+    card: Card | None = None
+    conf: float = 0.0
+
+    @property
+    def share(self) -> float:
+        """Its read's :func:`_single_share`."""
+        return _single_share(self.read)
 
 
 def _opposite_corners(a: _Guess, b: _Guess, squash: float) -> bool:
@@ -2506,9 +2500,8 @@ class Recognizer:
         # the most the leads can show, the colour's ink measured
         if _single_share(read, sure=True) * LEARNED_SINGLE >= PAIR_LEADS:
             read = with_ink(read, patch)
-        share = _single_share(read)
-        guess = _Guess(quad, centre, read, share, None, 0.0)
-        if share < 1.0:
+        guess = _Guess(quad, centre, read)
+        if guess.share < 1.0:
             return guess
         settled = self._single_corner(
             patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
@@ -2518,7 +2511,7 @@ class Recognizer:
         card, conf = settled
         if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, quad, 0):
             return guess
-        return _Guess(quad, centre, read, share, card, conf)
+        return _Guess(quad, centre, read, card, conf)
 
     def _paired_corners(
         self, frame: Image, guessed: list[_Guess], squash: float
@@ -2694,20 +2687,22 @@ def _single_share(c: CornerRead, *, sure: bool = False) -> float:
     """The weaker of a corner's two leads as a share of what one corner alone needs
     (:data:`LEARNED_SINGLE` times the leads): 1 or more settles it. ``sure``: as if its ink
     clearly showed its suit's colour (:func:`suit_lead`), whether measured or not."""
-    lead = max(c.suit_lead, c.colour_lead or 0.0) if sure else suit_lead(c)
-    return min(c.rank_lead / RANK_LEAD, lead / SUIT_LEAD) / LEARNED_SINGLE
+    return min(c.rank_lead / RANK_LEAD, suit_lead(c, sure=sure) / SUIT_LEAD) / LEARNED_SINGLE
 
 
-def suit_lead(c: CornerRead) -> float:
+def suit_lead(c: CornerRead, *, sure: bool = False) -> float:
     """The lead a corner's suit has: over the other suit of its colour only (clubs over
     spades, diamonds over hearts) where its ink clearly shows that colour (a redness of at
-    most :data:`SURE_BLACK`, or at least :data:`SURE_RED`), else over all three others."""
-    if c.colour_lead is None or c.redness is None:
+    most :data:`SURE_BLACK`, or at least :data:`SURE_RED`; ``sure``: as if it did), else
+    over all three others."""
+    if c.colour_lead is None:
         return c.suit_lead
     red = c.suit in _RED
-    if (red and c.redness >= SURE_RED) or (not red and c.redness <= SURE_BLACK):
-        return max(c.suit_lead, c.colour_lead)
-    return c.suit_lead
+    clear = sure or (
+        c.redness is not None
+        and ((red and c.redness >= SURE_RED) or (not red and c.redness <= SURE_BLACK))
+    )
+    return max(c.suit_lead, c.colour_lead) if clear else c.suit_lead
 
 
 def _learned_card(
@@ -2750,11 +2745,8 @@ def _learned_card(
         if card is None or any(other not in (None, card) for other in said):
             continue  # no agreement here, or the other pair agrees on another card
         a, b = corners[k], corners[k + 2]
-        each = [
-            min(c.rank_lead / RANK_LEAD, (suit_lead(c) if colour else c.suit_lead) / SUIT_LEAD)
-            / need
-            for c in (a, b)
-        ]
+        suits = [(suit_lead(c) if colour else c.suit_lead) / SUIT_LEAD / need for c in (a, b)]
+        each = [min(c.rank_lead / RANK_LEAD / need, s) for c, s in zip((a, b), suits, strict=True)]
         named = Card.of(Rank(card[0]), Suit(card[1]))
         if min(each) >= 1.0:
             return named, min(1.0, min(each) / 2), k
@@ -2762,12 +2754,11 @@ def _learned_card(
             colour and max(each) >= LEARNED_STRONG
         ):  # one corner clear, the other agreeing more faintly
             return named, min(1.0, max(each) / 4), k
-        suits = min((suit_lead(c) if colour else c.suit_lead) / SUIT_LEAD for c in (a, b)) / need
         if (
             colour
             and centre is not None
             and max(each) >= LEARNED_PIPS
-            and suits >= 1.0  # the pips count the rank; the suit is the corners' own
+            and min(suits) >= 1.0  # the pips count the rank; the suit is the corners' own
             and centre(named, k)
         ):
             return named, min(1.0, max(each) / 4), k

@@ -231,7 +231,7 @@ def _guess(quad: np.ndarray, squash: float = 1.0) -> recognizer_module._Guess:
     stretch = np.array([1.0, squash])
     read = recognizer_module.CornerRead(0, 9.0, 0, 9.0, False, 0.0)
     x, y = centre * stretch
-    return recognizer_module._Guess(quad * stretch, (float(x), float(y)), read, 1.0, None, 0.0)
+    return recognizer_module._Guess(quad * stretch, (float(x), float(y)), read)
 
 
 @pytest.mark.parametrize("squash", [1.0, 1.8])
