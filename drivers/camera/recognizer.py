@@ -1248,10 +1248,13 @@ INDEX_SUIT_EXTENT = (0.5, 1.4)
 #: perspective and the 640 x 640 exports' squash vary it; at 0.6 to 1.6 deck C read 16
 #: cards fewer, none wrong either way
 INDEX_CARD_SIZE = (0.3, 3.0)
-#: a pair's card whose reader leads fall short is read again this much smaller and larger
-#: when its corner already shows this share of the leads the one corner needs (on deck C
-#: this reads 12 cards more)
-INDEX_RESCALE = (0.88, 1.14)
+#: a pair's card whose reader leads fall short is read again this much smaller and larger,
+#: in turn until one settles it, when its corner already shows this share of the leads the
+#: one corner needs (on deck C the first two read 12 cards more; the next two 10 more on
+#: the standard decks, none wrong: a frame's squash taken from one outline, or a glyph
+#: pair's distance, misjudges a card's size by more; a third pair, 0.67 and 1.5, read 3
+#: fewer, its tries taken from other corners)
+INDEX_RESCALE = (0.88, 1.14, 0.77, 1.3)
 INDEX_PROMISING = 0.5
 #: two guessed index corners at opposite corners of one card (:func:`_opposite_corners`)
 #: that name it, in ink of its suit's colour, each with this many times the leads, settle
@@ -2406,8 +2409,9 @@ class Recognizer:
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
-        them lost), each by :meth:`_single_corner`; ``found`` the outlines found (those found
-        whole give the typical card's size and the frame's squash). A card already read on the frame
+        them lost, or an outline left unknown), each by :meth:`_single_corner`; ``found``
+        the outlines found (those found whole give the frame's squash, the cards read the
+        typical card's size). A card already read on the frame
         is not read again, nor a place where two guesses name two cards; each card read
         takes the place of an ``unknown`` holding its index."""
         if self.reader is None or not has_colour(frame):
@@ -2441,9 +2445,10 @@ class Recognizer:
         card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
         if cv2.countNonZero(opened) < INDEX_PAPER * (card_area or 600.0):
             return out
-        # nor within the outlines found whole: their cards were read from two corners, or
-        # are left unknown
-        outside = taken + [q.astype(np.float32) for q in clean]
+        # nor within the backs found: an outline left unknown is searched (its own index
+        # corners may have been misplaced by an edge not measured, or may be a fan's)
+        backs = [np.array(r.corners, np.float32) for r in out if r.status is Status.FACE_DOWN]
+        outside = taken + backs
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
         reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []
         read_quads: list[NDArray[np.float32]] = []
