@@ -2034,8 +2034,11 @@ class Recognizer:
             else:
                 return status, card, confidence, agreeing
         # an outline that may hold two cards is read with stricter leads: its two index
-        # corners may be two cards' own, which never name the same card
-        learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if loose else 1.0)
+        # corners may be two cards' own, which never name the same card; so is one whose
+        # built-in read the learned reader disputed (a rendered eight of spades, disputed by
+        # two corners leaning to clubs, was then read as the eight of clubs at the leads)
+        strict = loose or contested
+        learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if strict else 1.0)
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
         if contested:

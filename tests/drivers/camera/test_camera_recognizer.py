@@ -29,7 +29,7 @@ from drivers.camera.recognizer import (
     shows_print,
     white_balanced,
 )
-from simulators.camera.accuracy import measure, rendered_frames
+from simulators.camera.accuracy import match_truth, measure, rendered_frames
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
 from simulators.camera.scene import (
@@ -545,7 +545,6 @@ def test_an_outline_the_two_readers_dispute_is_not_read_again_by_one_corner(
     # unknown
     from dataclasses import replace
 
-    from simulators.camera.accuracy import match_truth
     from simulators.camera.scene import grid_capacity, scatter_cards
 
     rng = random.Random(seed)
@@ -593,3 +592,15 @@ def test_a_greyscale_layout_reads_no_suit_by_a_rendered_glyph_the_learned_reader
     greyed = cv2.cvtColor(cv2.cvtColor(webcam, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     listed = {Card.parse(c) for c in ["5S", "6D", "7H", "7S", "8C", "9D", "9H", "KH", "TS"]}
     assert {d.card for d in recognizer.recognize(np.asarray(greyed, np.uint8)).cards} <= listed
+
+
+def test_a_disputed_built_in_read_is_settled_by_the_learned_reader_only_with_stricter_leads(
+    recognizer: Recognizer,
+) -> None:
+    # a rendered eight of spades, 80 pixels: both learned corners leaned to clubs, which
+    # refused the built-in profile's right read; the learned reader then named it the eight
+    # of clubs with just the plain leads
+    frame = rendered_frames(40, seed=1007)[7]
+    for det in recognizer.recognize(frame.image).cards:
+        truth, _ = match_truth(frame.cards, det.centre)
+        assert truth is not None and det.card == truth.card
