@@ -2024,19 +2024,15 @@ class Recognizer:
             return status, card, confidence, agreeing
         size = effective_size(quad, self.profile.aspect)
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
-        contested = False
-        if status is Status.CARD:
-            if self._learned_dissents(frame, quad, first, card, size):
-                contested = True
-                # the rendered glyphs are not believed; the learned reader's own two
-                # corners may still settle the card, by its own rules
-                status, card, confidence, agreeing = Status.UNKNOWN, None, 0.0, 0
-            else:
-                return status, card, confidence, agreeing
-        # an outline that may hold two cards is read with stricter leads: its two index
-        # corners may be two cards' own, which never name the same card; so is one whose
-        # built-in read the learned reader disputed (a rendered eight of spades, disputed by
-        # two corners leaning to clubs, was then read as the eight of clubs at the leads)
+        contested = status is Status.CARD
+        if contested and not self._learned_dissents(frame, quad, first, card, size):
+            return status, card, confidence, agreeing
+        # a read of the rendered glyphs the learned reader disputes is not believed; the
+        # learned reader's own two corners may still settle the card, by its own rules.
+        # An outline that may hold two cards is read with stricter leads: its two index
+        # corners may be two cards' own, which never name the same card; so is a disputed
+        # one (a rendered eight of spades, disputed by two corners leaning to clubs, was
+        # then read as the eight of clubs at the leads)
         strict = loose or contested
         learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if strict else 1.0)
         if learned is not None:
@@ -2050,13 +2046,13 @@ class Recognizer:
     ) -> bool:
         """Whether the learned reader's two corners of the pair ``first`` both name one other
         rank than ``card``'s, each with the rank's lead, or both one other suit, each with
-        :data:`AGREED_DISSENT` times the suit's lead (their rank ``card``'s, with the rank's
-        lead); or, on a card of :data:`CROSS_CHECK_SIDE` pixels or more, either of them
-        names another rank with :data:`DISSENT_LEAD` times the rank's lead, or another suit
-        with that many times the suit's lead (its rank read at least with the rank's lead).
-        One corner is enough there: a built-in profile's read of a loose outline rests on
-        one corner too; and a king of clubs the rendered glyphs call a spade is refused on
-        the suit alone, the rank being the same."""
+        :data:`AGREED_DISSENT` times the suit's lead (their rank ``card``'s); or, on a card
+        of :data:`CROSS_CHECK_SIDE` pixels or more, either of them names another rank with
+        :data:`DISSENT_LEAD` times the rank's lead, or another suit with that many times the
+        suit's lead (its rank read at least with the rank's lead). One corner is enough
+        there: a built-in profile's read of a loose outline rests on one corner too; and a
+        king of clubs the rendered glyphs call a spade is refused on the suit alone, the
+        rank being the same."""
         assert self.reader is not None
         if card is None:
             return False

@@ -1,5 +1,6 @@
 import math
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -37,6 +38,7 @@ from simulators.camera.scene import (
     CardPlacement,
     SceneOptions,
     deal_layout,
+    grid_capacity,
     random_options,
     render_scene,
     scatter_cards,
@@ -233,32 +235,36 @@ def test_small_number_cards_are_read_from_their_pips(recognizer: Recognizer) -> 
     assert read & {Card.parse("QC"), Card.parse("QS")}
 
 
+def _small_tilted_scenes(seed: int) -> list[tuple[list[CardPlacement], SceneOptions]]:
+    """The 40 scenes of ``seed`` of the small-card study: cards 45-75 pixels wide (on a
+    1280-pixel frame) under a tilt of up to 45 degrees and every augmentation, each as its
+    placements and options (the frame ``i`` is rendered with the seed ``seed * 1000 + i``)."""
+    rng = random.Random(seed)
+    scenes = []
+    for _ in range(40):
+        options = random_options(rng)
+        tilt = rng.choice([rng.uniform(25, 45), rng.uniform(0, 45)])
+        options = replace(options, tilt_deg=tilt, card_width=rng.uniform(0.045, 0.075))
+        dealt = STANDARD_52.shuffled(rng)[: min(24, grid_capacity(options))]
+        scenes.append((scatter_cards(dealt, rng, options=options), options))
+    return scenes
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("first_seed", [300, 600])
 def test_small_tilted_cards_are_never_read_wrong(first_seed: int) -> None:
     # beyond the accuracy mix: cards 45-75 pixels wide before an oblique view of up to 45
     # degrees, under every augmentation; the recognizer may refuse them, never misread them
     # (seeds 600 on hold a queen of clubs at 65 pixels under a glare that reads as a spade)
-    from dataclasses import replace
-
-    from simulators.camera.accuracy import match_truth
-    from simulators.camera.scene import grid_capacity, scatter_cards
-
     recognizer = Recognizer()
     cards = 0
     for seed in range(first_seed, first_seed + 16):
-        rng = random.Random(seed)
-        for i in range(40):
-            options = random_options(rng)
-            tilt = rng.choice([rng.uniform(25, 45), rng.uniform(0, 45)])
-            options = replace(options, tilt_deg=tilt, card_width=rng.uniform(0.045, 0.075))
-            dealt = STANDARD_52.shuffled(rng)[: min(24, grid_capacity(options))]
-            placements = scatter_cards(dealt, rng, options=options)
+        for i, (placements, options) in enumerate(_small_tilted_scenes(seed)):
             frame = render_scene(placements, options, seed=seed * 1000 + i)
             for det in recognizer.recognize(frame.image).cards:
                 truth, distance = match_truth(frame.cards, det.centre)
                 assert truth is not None and distance < 0.35 and det.card == truth.card
-            cards += len(dealt)
+            cards += len(placements)
     assert cards > 15_000
 
 
@@ -543,17 +549,7 @@ def test_an_outline_the_two_readers_dispute_is_not_read_again_by_one_corner(
     # learned corners disputed: the index corner guessed inside the outline, read alone,
     # named a seven of spades (twice) and a nine of spades clubs; such an outline stays
     # unknown
-    from dataclasses import replace
-
-    from simulators.camera.scene import grid_capacity, scatter_cards
-
-    rng = random.Random(seed)
-    for _ in range(index + 1):
-        options = random_options(rng)
-        tilt = rng.choice([rng.uniform(25, 45), rng.uniform(0, 45)])
-        options = replace(options, tilt_deg=tilt, card_width=rng.uniform(0.045, 0.075))
-        dealt = STANDARD_52.shuffled(rng)[: min(24, grid_capacity(options))]
-        placements = scatter_cards(dealt, rng, options=options)
+    placements, options = list(_small_tilted_scenes(seed))[index]
     frame = render_scene(placements, options, seed=seed * 1000 + index)
     found = Recognizer().recognize(frame.image)
     assert found.cards
