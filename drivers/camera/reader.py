@@ -222,14 +222,34 @@ def _card_region(grey: NDArray[np.uint8]) -> Image | None:
 
 def has_colour(frame: Image) -> bool:
     """Whether a frame shows colour at all (a greyscale camera's frames do not): some of its
-    pixels, sampled sparsely, differ between channels by more than noise."""
+    pixels, sampled sparsely, differ between channels by more than noise.
+
+    Each sample is the mean of a small block (up to 4 x 4 pixels), so that a grey camera's
+    noise, independent in each channel, is no colour: a grey photograph with noise of 8
+    levels added was taken for colour at every one of the 318 real photographs' sizes, and
+    then a red index measured black let a nine of diamonds be read as a spade; averaged,
+    none is, and the real photographs as taken are judged as before."""
     if frame.ndim != 3:
         return False
-    sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64)]
-    b, g, r = cv2.split(np.ascontiguousarray(sample))  # OpenCV: 6 times NumPy's speed here
+    h, w = frame.shape[:2]
+    sy, sx = max(1, h // 64), max(1, w // 64)
+    k = min(_COLOUR_BLOCK, sy, sx)
+    rows, cols = len(range(0, h - k + 1, sy)), len(range(0, w - k + 1, sx))
+    lines = np.zeros((rows, w, 3), np.uint16)  # each block's rows summed, then its columns
+    for i in range(k):
+        lines += frame[i : i + rows * sy : sy]
+    total = np.zeros((rows, cols, 3), np.uint16)
+    for j in range(k):
+        total += lines[:, j : j + cols * sx : sx]
+    sample = np.ascontiguousarray(total // (k * k), np.uint8)
+    b, g, r = cv2.split(sample)  # OpenCV: 6 times NumPy's speed here
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     coloured = cv2.countNonZero(cv2.threshold(spread, 12, 255, cv2.THRESH_BINARY)[1])
     return coloured >= max(4, int(spread.size) // 200)
+
+
+#: the side of the block of pixels each of :func:`has_colour`'s samples averages
+_COLOUR_BLOCK = 4
 
 
 class IndexReader:

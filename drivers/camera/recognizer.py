@@ -6,7 +6,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from functools import cache, partial
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -247,6 +248,15 @@ CONTESTED = -1
 #: the learned index reader's corners one by one: see :meth:`Recognizer._learned_dissents`
 CROSS_CHECK_SIDE = 100.0
 
+#: a built-in profile's read whose rank and suit glyphs both match the profile's rendered
+#: glyphs this closely (similarity, :class:`~drivers.camera.classifier.Verdict`) is print of
+#: the profile's own kind and is not checked by the learned reader: on the real photographs
+#: (as taken, scaled, blurred, brightened, darkened, compressed, noisy) no built-in read's
+#: rank reached 0.84, and none the learned reader disputed reached 0.76; on the rendered
+#: frames 85 % of the reads reach it, and the check there cost the frame nearly half its
+#: time (62 fps without it, 34 with it: ``benchmarks/recognizer.py``)
+OWN_PRINT = 0.85
+
 #: frames are searched for card outlines shrunk by a whole factor to this size (longest side,
 #: pixels) or less; the index corners are always read from the full-resolution frame
 DETECTION_SIZE = 800
@@ -323,6 +333,71 @@ class FrameRecognition:
                 if d.status is Status.FACE_DOWN
             ],
         }
+
+
+class _GlyphVerdict(NamedTuple):
+    """What the profile's glyphs make of one outline (:meth:`Recognizer._classify_glyphs`)."""
+
+    status: Status
+    card: Card | None = None
+    confidence: float = 0.0
+    agreeing: int = 0  # how many index corners agreed on the card
+    fit: float = 0.0  # the weaker glyph similarity of the reads that named the card
+    patches: list[Image] | None = None  # the first pair of index corners, as read
+
+
+def _fit(read: IndexRead) -> float:
+    """How closely the read's rank and suit glyphs match the profile's (the weaker)."""
+    return min(read.rank.similarity, read.suit.similarity)
+
+
+def _colour_of(frame: Image) -> Callable[[], bool]:
+    """Whether ``frame`` shows colour (:func:`~drivers.camera.reader.has_colour`), measured
+    once, when first asked: most frames never ask, and a frame whose outlines are left
+    unknown asks for each."""
+    return cache(partial(has_colour, frame))
+
+
+def _dissenting(corner: CornerRead, card: Card) -> bool:
+    """Whether one learned corner names another rank than ``card``'s with the rank's lead,
+    or ``card``'s rank in another suit with :data:`AGREED_DISSENT` times the suit's lead."""
+    if corner.rank not in (int(card.rank), NO_INDEX):
+        return corner.rank_lead >= RANK_LEAD
+    return (
+        corner.rank == int(card.rank)
+        and corner.suit != int(card.suit)
+        and corner.suit_lead >= AGREED_DISSENT * SUIT_LEAD
+    )
+
+
+def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
+    """Whether the learned reader's two corners of a card refuse the built-in profile's
+    read ``card``: both name one other rank than its, each with the rank's lead, or both
+    one other suit, each with :data:`AGREED_DISSENT` times the suit's lead (their rank the
+    card's) (:func:`_dissenting`); or, on a card checked ``whole`` (of
+    :data:`CROSS_CHECK_SIDE` pixels or more), either of them names another rank with
+    :data:`DISSENT_LEAD` times the rank's lead, or another suit with that many times the
+    suit's lead (its rank read at least with the rank's lead). One corner is enough there:
+    a built-in profile's read of a loose outline rests on one corner too; and a king of
+    clubs the rendered glyphs call a spade is refused on the suit alone, the rank being the
+    same."""
+    a, b = corners
+    rank, suit = int(card.rank), int(card.suit)
+    if _dissenting(a, card) and _dissenting(b, card):
+        if a.rank != rank and a.rank == b.rank:
+            return True  # both corners name another rank
+        if a.rank == rank and b.rank == rank and a.suit == b.suit:
+            return True  # both corners name another suit
+    if not whole:
+        return False
+    for c in corners:
+        if c.rank == NO_INDEX:
+            continue
+        if c.rank != rank and c.rank_lead >= DISSENT_LEAD * RANK_LEAD:
+            return True
+        if c.suit != suit and c.rank_lead >= RANK_LEAD and c.suit_lead >= DISSENT_LEAD * SUIT_LEAD:
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -912,6 +987,7 @@ def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 _NEXT = np.array([1, 2, 3, 0])
+_XXY, _XYY = np.array([0, 1, 0]), np.array([0, 1, 1])  # a point's x², y² and xy, as pairs
 
 
 def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -933,12 +1009,13 @@ def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.f
         return quad
     w = near.T / n[:, None]  # (4, N): each side's points, equally weighted
     centre = w @ pts  # (4, 2): a point on each side's line
-    moments = w @ np.column_stack([pts[:, 0] ** 2, pts[:, 1] ** 2, pts[:, 0] * pts[:, 1]])
+    moments = w @ (pts[:, _XXY] * pts[:, _XYY])  # x², y², xy of each point
     sxx = moments[:, 0] - centre[:, 0] ** 2
     syy = moments[:, 1] - centre[:, 1] ** 2
     sxy = moments[:, 2] - centre[:, 0] * centre[:, 1]
     angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # each side's principal direction
-    r = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    r = np.empty((4, 2))
+    r[:, 0], r[:, 1] = np.cos(angle), np.sin(angle)
     # corner i is where side i - 1 meets side i
     pa, ra = centre[_PREV], r[_PREV]
     den = ra[:, 0] * r[:, 1] - ra[:, 1] * r[:, 0]
@@ -947,7 +1024,8 @@ def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.f
     diff = centre - pa
     k = (diff[:, 0] * r[:, 1] - diff[:, 1] * r[:, 0]) / den
     out: NDArray[np.float64] = pa + k[:, None] * ra
-    if np.max(np.hypot(*(out - quad).T)) > 0.3 * length.min():
+    moved = out - quad
+    if (moved * moved).sum(axis=1).max() > (0.3 * length.min()) ** 2:
         return quad
     return out
 
@@ -1146,14 +1224,17 @@ def _drop_holders(
     stretch of table as pale as paper that holds cards, not a card."""
     if len(quads) < 3:
         return quads, loose
-    centres = [(float(x), float(y)) for x, y in (q.mean(axis=0) for q in quads)]
-    keep = []
-    for i, quad in enumerate(quads):
-        outline = quad.astype(np.float32)
-        held = sum(
-            cv2.pointPolygonTest(outline, c, False) > 0 for j, c in enumerate(centres) if j != i
-        )
-        keep.append(held < 2)
+    corners = np.stack(quads)  # (N, 4, 2), each convex
+    centres = corners.mean(axis=1)  # (N, 2)
+    # a centre lies inside a convex quadrilateral where it lies on the same side of all four
+    # of its edges (strictly: on an edge is outside, as cv2.pointPolygonTest says); all
+    # pairs at once, the frame's outlines checked one by one took a tenth of the frame
+    edge = np.roll(corners, -1, axis=1) - corners  # (N, 4, 2)
+    to = centres[None, None, :, :] - corners[:, :, None, :]  # (N, 4, M, 2)
+    cross = edge[:, :, None, 0] * to[..., 1] - edge[:, :, None, 1] * to[..., 0]  # (N, 4, M)
+    inside = (cross > 0).all(axis=1) | (cross < 0).all(axis=1)  # (N, M)
+    np.fill_diagonal(inside, False)
+    keep = (inside.sum(axis=1) < 2).tolist()
     return (
         [q for q, k in zip(quads, keep, strict=True) if k],
         [o for o, k in zip(loose, keep, strict=True) if k],
@@ -2016,96 +2097,112 @@ class Recognizer:
         of spades with a clear margin): it is then the learned reader's to settle, or
         unknown.
         """
-        status, card, confidence, agreeing = self._classify_glyphs(frame, quad, loose)
-        if self.reader is None or (status is Status.CARD and not self._builtin):
-            return status, card, confidence, agreeing
+        glyphs = self._classify_glyphs(frame, quad, loose)
+        check = self._cross_check(quad, glyphs)
+        disputed = check is not None and self._learned_dissents([check])[0]
+        return self._settle(frame, quad, loose, glyphs, disputed, _colour_of(frame))
+
+    def _cross_check(
+        self, quad: NDArray[np.float64], glyphs: _GlyphVerdict
+    ) -> tuple[list[Image], Card, float] | None:
+        """What the learned reader is to check of a built-in profile's read ``glyphs`` of the
+        outline ``quad`` (its first pair of index corners, the card named, the card's size);
+        None for a read that stands as it is: no card named, a calibrated profile's (a
+        deck's own glyphs), or print of the rendered glyphs' own kind (:data:`OWN_PRINT`)."""
+        if (
+            self.reader is None
+            or not self._builtin
+            or glyphs.status is not Status.CARD
+            or glyphs.card is None
+            or glyphs.patches is None
+            or glyphs.fit >= OWN_PRINT
+        ):
+            return None
+        return glyphs.patches, glyphs.card, effective_size(quad, self.profile.aspect)
+
+    def _settle(
+        self,
+        frame: Image,
+        quad: NDArray[np.float64],
+        loose: bool,
+        glyphs: _GlyphVerdict,
+        disputed: bool,
+        colour: Callable[[], bool],
+    ) -> tuple[Status, Card | None, float, int]:
+        """:meth:`_classify` once the profile's glyphs have read the outline (``glyphs``)
+        and the learned reader has or has not ``disputed`` their card; ``colour``: whether
+        the frame shows colour (:func:`_colour_of`)."""
+        read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing
+        if self.reader is None or (glyphs.status is Status.CARD and not disputed):
+            return read
         sides = _sides(quad)
         if sides.min() < MIN_CARD_SIDE:
-            return status, card, confidence, agreeing
+            return read
         size = effective_size(quad, self.profile.aspect)
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
-        contested = status is Status.CARD
-        if contested and not self._learned_dissents(frame, quad, first, card, size):
-            return status, card, confidence, agreeing
         # a read of the rendered glyphs the learned reader disputes is not believed; the
         # learned reader's own two corners may still settle the card, by its own rules.
         # An outline that may hold two cards is read with stricter leads: its two index
         # corners may be two cards' own, which never name the same card; so is a disputed
         # one (a rendered eight of spades, disputed by two corners leaning to clubs, was
         # then read as the eight of clubs at the leads)
-        strict = loose or contested
-        learned = self._read_learned(frame, quad, size, first, LEARNED_LOOSE if strict else 1.0)
+        strict = loose or disputed
+        factor = LEARNED_LOOSE if strict else 1.0
+        learned = self._read_learned(frame, quad, size, first, factor, colour)
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
-        if contested:
+        if disputed:
             return Status.UNKNOWN, None, 0.0, CONTESTED
-        return status, card, confidence, agreeing
+        return read
 
-    def _learned_dissents(
-        self, frame: Image, quad: NDArray[np.float64], first: int, card: Card | None, size: float
-    ) -> bool:
-        """Whether the learned reader's two corners of the pair ``first`` both name one other
-        rank than ``card``'s, each with the rank's lead, or both one other suit, each with
-        :data:`AGREED_DISSENT` times the suit's lead (their rank ``card``'s); or, on a card
-        of :data:`CROSS_CHECK_SIDE` pixels or more, either of them names another rank with
-        :data:`DISSENT_LEAD` times the rank's lead, or another suit with that many times the
-        suit's lead (its rank read at least with the rank's lead). One corner is enough
-        there: a built-in profile's read of a loose outline rests on one corner too; and a
-        king of clubs the rendered glyphs call a spade is refused on the suit alone, the
-        rank being the same."""
+    def _learned_dissents(self, checks: Sequence[tuple[list[Image], Card, float]]) -> list[bool]:
+        """For each check (:meth:`_cross_check`: a pair of index corners, the card the
+        built-in profile read, the card's size), whether the learned reader's corners refuse
+        the card (:func:`_dissent`).
+
+        The network's time grows with each corner it reads and with each call: all the
+        checks' corners are read in one call, and under :data:`CROSS_CHECK_SIDE` a second
+        corner only where the first dissents, in a second call
+        (``benchmarks/recognizer.py``)."""
         assert self.reader is not None
-        if card is None:
-            return False
-        p = self.profile
-        reads = self.reader.read(
-            index_patches(frame, quad, p.aspect, p.index_box, (first, first + 2))
-        )
-        rank, suit = int(card.rank), int(card.suit)
-        ranks = {c.rank for c in reads}
-        if (
-            len(ranks) == 1
-            and ranks.isdisjoint((rank, NO_INDEX))
-            and all(c.rank_lead >= RANK_LEAD for c in reads)
+        whole = [size >= CROSS_CHECK_SIDE for _, _, size in checks]
+        asked = [p if w else p[:1] for (p, _, _), w in zip(checks, whole, strict=True)]
+        # rank and suit only: the ink is not asked
+        flat = iter(self.reader.read([q for p in asked for q in p], ink=False))
+        reads = [[next(flat) for _ in p] for p in asked]
+        more = [
+            i
+            for i, ((_, card, _), w) in enumerate(zip(checks, whole, strict=True))
+            if not w and _dissenting(reads[i][0], card)
+        ]
+        for i, c in zip(
+            more, self.reader.read([checks[i][0][1] for i in more], ink=False), strict=True
         ):
-            return True  # both corners name another rank
-        suits = {c.suit for c in reads}
-        if (
-            len(suits) == 1
-            and suits != {suit}
-            and all(c.rank == rank and c.suit_lead >= AGREED_DISSENT * SUIT_LEAD for c in reads)
-        ):
-            return True  # both corners name another suit
-        if size < CROSS_CHECK_SIDE:
-            return False
-        for c in reads:
-            if c.rank == NO_INDEX:
-                continue
-            if c.rank != rank and c.rank_lead >= DISSENT_LEAD * RANK_LEAD:
-                return True
-            if (
-                c.suit != suit
-                and c.rank_lead >= RANK_LEAD
-                and c.suit_lead >= DISSENT_LEAD * SUIT_LEAD
-            ):
-                return True
-        return False
+            reads[i].append(c)
+        return [
+            len(r) == 2 and _dissent(r, card, w)
+            for r, (_, card, _), w in zip(reads, checks, whole, strict=True)
+        ]
 
     def _classify_glyphs(
         self, frame: Image, quad: NDArray[np.float64], loose: bool = False
-    ) -> tuple[Status, Card | None, float, int]:
+    ) -> _GlyphVerdict:
         """:meth:`_classify` by the profile's glyphs alone."""
         p = self.profile
         factor = SINGLE_CORNER if loose else 1.0
         sides = _sides(quad)
         if sides.min() < MIN_CARD_SIDE:
-            return Status.UNKNOWN, None, 0.0, 0  # too few pixels for the index: never guess
+            return _GlyphVerdict(Status.UNKNOWN)  # too few pixels for the index: never guess
         # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
         size = effective_size(quad, p.aspect)
         reads = []
+        shown: list[Image] | None = None
         # the index lies at the ends of a short side: try the pair of corners starting one
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
         for k in (first, 1 - first):
             patches = index_patches(frame, quad, p.aspect, p.index_box, (k, k + 2))
+            if k == first:
+                shown = patches
             found = (split_index(patches[0], self._card_h, self._origin),
                      split_index(patches[1], self._card_h, self._origin))  # fmt: skip
             pair = [g for g in found if g is not None]
@@ -2122,20 +2219,31 @@ class Recognizer:
                             None if loose else self._confirm_by_pips(frame, quad, read, size)
                         )
                         if confidence is not None:
-                            return Status.CARD, read.card, confidence, 2
+                            return _GlyphVerdict(
+                                Status.CARD, read.card, confidence, 2, _fit(read), shown
+                            )
         accepted = [r for r in reads if r.accepted(p, size, factor)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
             corners = max(r.corners for r in accepted)
-            return Status.CARD, accepted[0].card, min(r.confidence for r in accepted), corners
+            return _GlyphVerdict(
+                Status.CARD,
+                accepted[0].card,
+                min(r.confidence for r in accepted),
+                corners,
+                min(_fit(r) for r in accepted),
+                shown,
+            )
         if len(reads) == 1 and reads[0].corners == 2 and not loose:
             confidence = self._confirm_by_pips(frame, quad, reads[0], size)
             if confidence is not None:
-                return Status.CARD, reads[0].card, confidence, 2
+                return _GlyphVerdict(
+                    Status.CARD, reads[0].card, confidence, 2, _fit(reads[0]), shown
+                )
         if not reads and _whiteness(frame, quad) < 0.25:
-            return Status.FACE_DOWN, None, 0.0, 0
+            return _GlyphVerdict(Status.FACE_DOWN)
         if reads and not accepted and _whiteness(frame, quad) < 0.12:
-            return Status.FACE_DOWN, None, 0.0, 0  # a back's pattern can look like an index
-        return Status.UNKNOWN, None, 0.0, 0
+            return _GlyphVerdict(Status.FACE_DOWN)  # a back's pattern can look like an index
+        return _GlyphVerdict(Status.UNKNOWN, patches=shown)
 
     def _read_learned(
         self,
@@ -2144,9 +2252,11 @@ class Recognizer:
         size: float,
         first: int,
         factor: float = 1.0,
+        colour: Callable[[], bool] | None = None,
     ) -> tuple[Card, float] | None:
         """The card and confidence the learned index reader gives an outline the profile's
-        glyphs left unknown; None when it is not sure.
+        glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
+        colour (:func:`_colour_of`; measured here where not given).
 
         The two opposite index corners at the ends of a short side (the pair ``first``, then
         the other) must both name the same rank and suit, each with ``factor`` times the
@@ -2159,8 +2269,8 @@ class Recognizer:
         """
         if self.reader is None or size < LEARNED_MIN_SIDE:
             return None
-        colour = has_colour(frame)
-        if not colour:  # a grey frame: the suit's shape alone, with stricter leads
+        colour_shown = (colour or _colour_of(frame))()
+        if not colour_shown:  # a grey frame: the suit's shape alone, with stricter leads
             factor *= LEARNED_GREY
         if _whiteness(frame, quad) < LEARNED_PAPER:
             return None  # a back's pattern, not a face's paper
@@ -2183,7 +2293,7 @@ class Recognizer:
                 corners,
                 first,
                 factor,
-                colour=colour,
+                colour=colour_shown,
                 centre=lambda card, k: self._middle_shows(frame, quad, k, card),
             )
             if read is not None:
@@ -2364,14 +2474,23 @@ class Recognizer:
             found.measured,
         )
         mask, scale = found.mask, found.scale
+        colour = _colour_of(frame)
         out = []
         contested: list[NDArray[np.float32]] = []
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
-        for quad, outline, sides in zip(full, loose, measured, strict=True):
-            # an outline that may hold two cards, or whose edges could not all be measured
-            # (its index corners may be misplaced), is read with one corner's margins
-            doubtful = outline is not None or not sides.all()
-            status, card, conf, agreeing = self._classify(frame, quad, doubtful)
+        # an outline that may hold two cards, or whose edges could not all be measured
+        # (its index corners may be misplaced), is read with one corner's margins
+        doubtful = [o is not None or not s.all() for o, s in zip(loose, measured, strict=True)]
+        glyphs = [self._classify_glyphs(frame, q, d) for q, d in zip(full, doubtful, strict=True)]
+        checks = [self._cross_check(q, g) for q, g in zip(full, glyphs, strict=True)]
+        # the learned reader checks the frame's built-in reads together (one call)
+        asked = [c for c in checks if c is not None]
+        verdicts = iter(self._learned_dissents(asked) if asked else [])
+        disputed = [c is not None and next(verdicts) for c in checks]
+        for quad, outline, doubt, glyph, dispute in zip(
+            full, loose, doubtful, glyphs, disputed, strict=True
+        ):
+            status, card, conf, agreeing = self._settle(frame, quad, doubt, glyph, dispute, colour)
             if agreeing == CONTESTED:  # the two readers named two cards: left unknown
                 contested.append(quad.astype(np.float32))
             elif outline is not None and not (status is Status.CARD and agreeing == 2):
@@ -2387,13 +2506,13 @@ class Recognizer:
             read = [(r.card, np.array(r.corners, np.float32)) for r in out if r.card is not None]
             out += [
                 r  # a blob's corner on a card read whole is that card's, not a second one
-                for r in self._read_blobs(frame, mask, clean, blobs, scale)
+                for r in self._read_blobs(frame, mask, clean, blobs, scale, colour)
                 if not any(
                     r.card == card and cv2.pointPolygonTest(quad, r.centre, False) >= 0
                     for card, quad in read
                 )
             ]
-        out = self._read_indices(frame, found, out, contested)
+        out = self._read_indices(frame, found, out, contested, colour)
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
 
@@ -2404,8 +2523,10 @@ class Recognizer:
         quads: list[NDArray[np.float64]],
         blobs: list[tuple[NDArray[np.int32], set[Card]]],
         scale: NDArray[np.float64],
+        colour: Callable[[], bool],
     ) -> list[Recognition]:
-        """Cards in blobs of overlapping paper, read from their visible index corners only.
+        """Cards in blobs of overlapping paper, read from their visible index corners only
+        (one corner's ink colour needed, where the frame shows ``colour``).
 
         Each blob comes with the cards already read on it. It also yields an ``unknown`` for
         every card its area holds beyond those read, so that no card goes unreported.
@@ -2420,7 +2541,6 @@ class Recognizer:
             short, long = 0.0, 0.0
         out: list[Recognition] = []
         reach = max(4.0, 3.0 * float(scale.max()))
-        colour = has_colour(frame)
         for contour, known in blobs:
             found: dict[Card, tuple[float, NDArray[np.float64]]] = {}
             if short > 0:
@@ -2440,7 +2560,7 @@ class Recognizer:
                         # one corner of a card of guessed size: a single witness
                         if read.accepted(p, size):
                             settled = read.card, read.confidence
-                    if settled is None and colour:
+                    if settled is None and colour():
                         settled = self._single_corner(patch, size)
                     if settled is not None and settled[0] not in known:
                         best = found.get(settled[0])
@@ -2467,6 +2587,7 @@ class Recognizer:
         found: Located,
         out: list[Recognition],
         contested: Sequence[NDArray[np.float32]] = (),
+        colour: Callable[[], bool] | None = None,
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
@@ -2475,25 +2596,11 @@ class Recognizer:
         typical card's size). A card already read on the frame
         is not read again, nor a place where two guesses name two cards; each card read
         takes the place of an ``unknown`` holding its index."""
-        if self.reader is None or not has_colour(frame):
-            return out  # one corner's suit needs its ink's colour
+        if self.reader is None:
+            return out
         p = self.profile
         taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
         known = {r.card for r in out if r.card is not None}
-        clean = found.cards()
-        # the frame's squash from all the clean outlines (from the cards read only, deck C
-        # reads 9 cards fewer); the typical card's size, in the world's proportions (as the
-        # search measures), from the cards read; where none was, the guesses are not
-        # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
-        # clean outlines read 28 cards fewer of the standard decks)
-        squash = frame_squash(clean, p.aspect)
-        if taken:
-            world = np.array([1.0, 1.0 / squash])
-            sides = np.array([_sides(q.astype(np.float64) * world) for q in taken])
-            long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
-            card_h = float(np.median(long_sides)) / 2
-        else:
-            card_h = 0.0
         # only where paper lies outside every card read (a frame whose cards were all read
         # is not searched): at least INDEX_PAPER of the typical card's area, or of 600
         # shrunk pixels (the least outline's) where none was found whole
@@ -2503,8 +2610,26 @@ class Recognizer:
             cv2.fillConvexPoly(paper, t, 0)
         cv2.polylines(paper, shrunk, True, 0, 3)  # the rims of the cards read
         opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        left = cv2.countNonZero(opened)
+        if left == 0 or not (colour or _colour_of(frame))():
+            # nothing left to search (the frame's squash below is then not needed), or no
+            # colour: one corner's suit needs its ink's colour
+            return out
+        # the frame's squash from all the clean outlines (from the cards read only, deck C
+        # reads 9 cards fewer); the typical card's size, in the world's proportions (as the
+        # search measures), from the cards read; where none was, the guesses are not
+        # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
+        # clean outlines read 28 cards fewer of the standard decks)
+        squash = frame_squash(found.cards(), p.aspect)
+        if taken:
+            world = np.array([1.0, 1.0 / squash])
+            sides = np.array([_sides(q.astype(np.float64) * world) for q in taken])
+            long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
+            card_h = float(np.median(long_sides)) / 2
+        else:
+            card_h = 0.0
         card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
-        if cv2.countNonZero(opened) < INDEX_PAPER * (card_area or 600.0):
+        if left < INDEX_PAPER * (card_area or 600.0):
             return out
         # nor within the backs found, nor the outlines ``contested`` (the profile's glyphs
         # and the learned reader named two cards there: a third read of one corner would

@@ -541,6 +541,28 @@ def test_a_laid_out_deck_scaled_to_any_frame_reads_no_card_out_of_its_place(
                 assert xa < xb, (a, b)  # a's column left of b's
 
 
+def test_the_learned_readers_checks_of_a_frame_read_together_say_what_each_says_alone() -> None:
+    # deck F's layout at 1280 pixels: the built-in profile's reads the learned reader checks
+    # (read in one call, second corners only where the first dissents) are refused exactly
+    # where a check of each alone refuses them, and some are
+    photo = read_image(real_photo("ger_all_cards.jpg"))
+    frame = np.asarray(cv2.resize(photo, (1280, 720), interpolation=cv2.INTER_AREA), np.uint8)
+    reader = Recognizer()
+    found = recognizer_module.locate(frame)
+    checks = [
+        check
+        for quad, loose in zip(found.full, found.loose, strict=True)
+        if (
+            check := reader._cross_check(
+                quad, reader._classify_glyphs(frame, quad, loose is not None)
+            )
+        )
+    ]
+    together = reader._learned_dissents(checks)
+    assert together == [reader._learned_dissents([c])[0] for c in checks]
+    assert len(checks) >= 5 and any(together) and not all(together)
+
+
 @pytest.mark.parametrize(("seed", "index"), [(302, 28), (304, 34), (608, 37)])
 def test_an_outline_the_two_readers_dispute_is_not_read_again_by_one_corner(
     seed: int, index: int

@@ -124,6 +124,33 @@ def test_reads_rendered_indices_in_fonts_it_was_not_trained_on() -> None:
     assert reader.read([blank])[0].rank == NO_INDEX
 
 
+def test_a_grey_cameras_noise_is_no_colour_and_a_colour_frame_keeps_its_colour() -> None:
+    rng = np.random.default_rng(5)
+    grey = np.repeat(rng.integers(60, 200, (72, 128, 1), dtype=np.uint8), 3, axis=2)
+    grey = cv2.resize(grey, (1280, 720), interpolation=cv2.INTER_NEAREST)
+    assert not has_colour(grey)
+    # noise of 8 levels, independent in each channel: most pixels' channels then differ
+    # by more than 12, but no block of them does
+    noisy = np.clip(grey + rng.normal(0, 8, grey.shape), 0, 255).astype(np.uint8)
+    assert not has_colour(noisy)
+    felt = noisy.copy()
+    felt[:, :, 1] = np.clip(felt[:, :, 1].astype(np.int16) + 40, 0, 255).astype(np.uint8)
+    assert has_colour(felt)  # a green table shows colour, noise or not
+    for shape in [(5, 7, 3), (64, 64, 3), (3000, 4000, 3)]:  # any size
+        assert not has_colour(np.full(shape, 128, np.uint8))
+
+
+def test_a_grey_photograph_with_noise_reads_no_red_card_black(recognizer: Recognizer) -> None:
+    # a phone photograph stored grey (a nine of diamonds), with noise added in each channel:
+    # the frame was taken for colour, the index's grey ink for black, and the corner alone
+    # named the nine of spades (a diamond cut at its foot looks like a spade's top)
+    photo = read_image(real_photo("amm_IMG_20220921_200121.jpg"))
+    noise = np.random.default_rng(1).normal(0, 8, photo.shape)
+    frame = np.asarray(np.clip(photo.astype(np.float32) + noise, 0, 255), np.uint8)
+    assert not has_colour(frame)
+    assert {d.card for d in recognizer.recognize(frame).cards} <= {Card.parse("9D")}
+
+
 def test_ink_colour_is_measured_against_the_paper_and_grey_frames_are_known() -> None:
     patch = np.full((55, 34, 3), 230, np.uint8)
     patch[10:30, 8:20] = (30, 30, 200)  # red ink (BGR)
