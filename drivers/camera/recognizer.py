@@ -359,9 +359,12 @@ def _colour_of(frame: Image) -> Callable[[], bool]:
 
 
 def _dissenting(corner: CornerRead, card: Card) -> bool:
-    """Whether one learned corner names another rank than ``card``'s with the rank's lead,
-    or ``card``'s rank in another suit with :data:`AGREED_DISSENT` times the suit's lead."""
-    if corner.rank not in (int(card.rank), NO_INDEX):
+    """Whether one learned corner names another rank than ``card``'s with the rank's lead
+    (or sees no index there with that lead: on deck F's layout squashed to 0.7 of its
+    height, the cards nearly square, a two of spades' outline was turned a quarter and its
+    corners showed the rendered glyphs a two of clubs, the learned reader no index), or
+    ``card``'s rank in another suit with :data:`AGREED_DISSENT` times the suit's lead."""
+    if corner.rank != int(card.rank):
         return corner.rank_lead >= RANK_LEAD
     return (
         corner.rank == int(card.rank)
@@ -372,7 +375,8 @@ def _dissenting(corner: CornerRead, card: Card) -> bool:
 
 def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
     """Whether the learned reader's two corners of a card refuse the built-in profile's
-    read ``card``: both name one other rank than its, each with the rank's lead, or both
+    read ``card``: both name one other rank than its (or no index), each with the rank's
+    lead, or both
     one other suit, each with :data:`AGREED_DISSENT` times the suit's lead (their rank the
     card's) (:func:`_dissenting`); or, on a card checked ``whole`` (of
     :data:`CROSS_CHECK_SIDE` pixels or more), either of them names another rank with
