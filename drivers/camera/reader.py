@@ -225,10 +225,10 @@ def has_colour(frame: Image) -> bool:
     pixels, sampled sparsely, differ between channels by more than noise.
 
     Each sample is the mean of a small block (up to 4 x 4 pixels), so that a grey camera's
-    noise, independent in each channel, is no colour: a grey photograph with noise of 8
-    levels added was taken for colour at every one of the 318 real photographs' sizes, and
-    then a red index measured black let a nine of diamonds be read as a spade; averaged,
-    none is, and the real photographs as taken are judged as before."""
+    noise, independent in each channel, is no colour: each of the 318 real photographs,
+    greyed and given noise of 8 levels, was taken for colour when single pixels were
+    sampled (and a grey nine of diamonds' index, its ink measured black, was read as a
+    spade); with block means none is, and the photographs as taken are judged as before."""
     if frame.ndim != 3:
         return False
     h, w = frame.shape[:2]

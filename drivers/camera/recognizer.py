@@ -253,8 +253,8 @@ CROSS_CHECK_SIDE = 100.0
 #: the profile's own kind and is not checked by the learned reader: on the real photographs
 #: (as taken, scaled, blurred, brightened, darkened, compressed, noisy) no built-in read's
 #: rank reached 0.84, and none the learned reader disputed reached 0.76; on the rendered
-#: frames 85 % of the reads reach it, and the check there cost the frame nearly half its
-#: time (62 fps without it, 34 with it: ``benchmarks/recognizer.py``)
+#: frames 85 % of the reads reach it (checking every read, one card at a time, had cost
+#: the benchmark's rendered frame nearly half its time: ``benchmarks/recognizer.py``)
 OWN_PRINT = 0.85
 
 #: frames are searched for card outlines shrunk by a whole factor to this size (longest side,
@@ -366,19 +366,14 @@ def _dissenting(corner: CornerRead, card: Card) -> bool:
     ``card``'s rank in another suit with :data:`AGREED_DISSENT` times the suit's lead."""
     if corner.rank != int(card.rank):
         return corner.rank_lead >= RANK_LEAD
-    return (
-        corner.rank == int(card.rank)
-        and corner.suit != int(card.suit)
-        and corner.suit_lead >= AGREED_DISSENT * SUIT_LEAD
-    )
+    return corner.suit != int(card.suit) and corner.suit_lead >= AGREED_DISSENT * SUIT_LEAD
 
 
 def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
     """Whether the learned reader's two corners of a card refuse the built-in profile's
     read ``card``: both name one other rank than its (or no index), each with the rank's
-    lead, or both
-    one other suit, each with :data:`AGREED_DISSENT` times the suit's lead (their rank the
-    card's) (:func:`_dissenting`); or, on a card checked ``whole`` (of
+    lead, or both one other suit, each with :data:`AGREED_DISSENT` times the suit's lead
+    (their rank the card's) (:func:`_dissenting`); or, on a card checked ``whole`` (of
     :data:`CROSS_CHECK_SIDE` pixels or more), either of them names another rank with
     :data:`DISSENT_LEAD` times the rank's lead, or another suit with that many times the
     suit's lead (its rank read at least with the rank's lead). One corner is enough there:
@@ -2095,11 +2090,11 @@ class Recognizer:
 
         The profile's glyphs read first (a calibrated deck's own glyphs win); a card they
         leave unknown is read by the learned index reader (:meth:`_read_learned`). A card the
-        built-in profile reads on a card of :data:`CROSS_CHECK_SIDE` pixels or more is not
-        believed when a learned reader's corner names another card clearly (the built-in
-        glyphs are rendered ones, and on real print they can read a king of clubs as one
-        of spades with a clear margin): it is then the learned reader's to settle, or
-        unknown.
+        built-in profile reads (:meth:`_cross_check`) is not believed where the learned
+        reader's corners refuse it (:func:`_dissent`: the built-in glyphs are rendered ones,
+        and on real print they can read a king of clubs as one of spades with a clear
+        margin): it is then the learned reader's to settle, or unknown. :meth:`_recognize`
+        does the same for a whole frame, its checks read together.
         """
         glyphs = self._classify_glyphs(frame, quad, loose)
         check = self._cross_check(quad, glyphs)
