@@ -2250,12 +2250,12 @@ class Recognizer:
         quad: NDArray[np.float64],
         size: float,
         first: int,
-        factor: float = 1.0,
-        colour: Callable[[], bool] | None = None,
+        factor: float,
+        colour: Callable[[], bool],
     ) -> tuple[Card, float] | None:
         """The card and confidence the learned index reader gives an outline the profile's
         glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
-        colour (:func:`_colour_of`; measured here where not given).
+        colour (:func:`_colour_of`).
 
         The two opposite index corners at the ends of a short side (the pair ``first``, then
         the other) must both name the same rank and suit, each with ``factor`` times the
@@ -2268,7 +2268,7 @@ class Recognizer:
         """
         if self.reader is None or size < LEARNED_MIN_SIDE:
             return None
-        colour_shown = (colour or _colour_of(frame))()
+        colour_shown = colour()
         if not colour_shown:  # a grey frame: the suit's shape alone, with stricter leads
             factor *= LEARNED_GREY
         if _whiteness(frame, quad) < LEARNED_PAPER:
@@ -2585,8 +2585,8 @@ class Recognizer:
         frame: Image,
         found: Located,
         out: list[Recognition],
-        contested: Sequence[NDArray[np.float32]] = (),
-        colour: Callable[[], bool] | None = None,
+        contested: Sequence[NDArray[np.float32]],
+        colour: Callable[[], bool],
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
@@ -2610,7 +2610,7 @@ class Recognizer:
         cv2.polylines(paper, shrunk, True, 0, 3)  # the rims of the cards read
         opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         left = cv2.countNonZero(opened)
-        if left == 0 or not (colour or _colour_of(frame))():
+        if left == 0 or not colour():
             # nothing left to search (the frame's squash below is then not needed), or no
             # colour: one corner's suit needs its ink's colour
             return out
