@@ -191,6 +191,11 @@ LEARNED_GREY = 2.0
 #: three of spades whose corners led for clubs by 3.0 and 2.5 was read as clubs)
 LEARNED_PIPS = 1.0
 
+#: one guessed index corner of a number card names its rank with this many times the
+#: rank's lead (its suit still with :data:`LEARNED_SINGLE` times the suit's) where the
+#: middle of its guessed card shows exactly its rank's pips (:meth:`Recognizer._counted_corner`)
+COUNTED_RANK = 2.0
+
 #: an ace's one pip is at least this share of the card's height (about twice the least an
 #: index's suit symbol is printed at): two corners naming an ace, one with the leads and
 #: the other more faintly, settle it when the middle shows one such pip alone, on the
@@ -343,7 +348,7 @@ class _GlyphVerdict(NamedTuple):
     confidence: float = 0.0
     agreeing: int = 0  # how many index corners agreed on the card
     fit: float = 0.0  # the weaker glyph similarity of the reads that named the card
-    patches: list[Image] | None = None  # the first pair of index corners, as read
+    patches: list[Image] | None = None  # the pair of index corners that named the card
 
 
 def _fit(read: IndexRead) -> float:
@@ -2195,13 +2200,13 @@ class Recognizer:
         # fewer pixels, less evidence: below FULL_EVIDENCE_SIDE the margin needed grows
         size = effective_size(quad, p.aspect)
         reads = []
-        shown: list[Image] | None = None
+        # each pair's corners, for the learned reader to check the pair that named the card
+        shown: dict[int, list[Image]] = {}
         # the index lies at the ends of a short side: try the pair of corners starting one
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
         for k in (first, 1 - first):
             patches = index_patches(frame, quad, p.aspect, p.index_box, (k, k + 2))
-            if k == first:
-                shown = patches
+            shown[k] = patches
             found = (split_index(patches[0], self._card_h, self._origin),
                      split_index(patches[1], self._card_h, self._origin))  # fmt: skip
             pair = [g for g in found if g is not None]
@@ -2219,7 +2224,7 @@ class Recognizer:
                         )
                         if confidence is not None:
                             return _GlyphVerdict(
-                                Status.CARD, read.card, confidence, 2, _fit(read), shown
+                                Status.CARD, read.card, confidence, 2, _fit(read), patches
                             )
         accepted = [r for r in reads if r.accepted(p, size, factor)]
         if accepted and len({r.card for r in accepted}) == 1 and len(accepted) == len(reads):
@@ -2230,19 +2235,19 @@ class Recognizer:
                 min(r.confidence for r in accepted),
                 corners,
                 min(_fit(r) for r in accepted),
-                shown,
+                shown[accepted[0].pair],
             )
         if len(reads) == 1 and reads[0].corners == 2 and not loose:
             confidence = self._confirm_by_pips(frame, quad, reads[0], size)
             if confidence is not None:
                 return _GlyphVerdict(
-                    Status.CARD, reads[0].card, confidence, 2, _fit(reads[0]), shown
+                    Status.CARD, reads[0].card, confidence, 2, _fit(reads[0]), shown[reads[0].pair]
                 )
         if not reads and _whiteness(frame, quad) < 0.25:
             return _GlyphVerdict(Status.FACE_DOWN)
         if reads and not accepted and _whiteness(frame, quad) < 0.12:
             return _GlyphVerdict(Status.FACE_DOWN)  # a back's pattern can look like an index
-        return _GlyphVerdict(Status.UNKNOWN, patches=shown)
+        return _GlyphVerdict(Status.UNKNOWN)
 
     def _read_learned(
         self,
@@ -2657,7 +2662,7 @@ class Recognizer:
             tries += 1
             if guess is None:
                 continue
-            if INDEX_PROMISING <= guess.share < 1.0:
+            if guess.card is None and INDEX_PROMISING <= guess.share < 1.0:
                 # promising, the leads short: the card a little smaller and larger
                 for k in INDEX_RESCALE:
                     other = self._index_corner(frame, quad, centre, k)
@@ -2695,7 +2700,7 @@ class Recognizer:
             read = with_ink(read, patch)
         guess = _Guess(quad, centre, read)
         if guess.share < 1.0:
-            return guess
+            return self._counted_corner(frame, guess, patch)
         settled = self._single_corner(
             patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
         )
@@ -2705,6 +2710,33 @@ class Recognizer:
         if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, quad, 0):
             return guess
         return _Guess(quad, centre, read, card, conf)
+
+    def _counted_corner(self, frame: Image, guess: _Guess, patch: Image) -> _Guess:
+        """``guess`` (its read short of one corner's leads) settled as a number card (two to
+        ten) where it names it with :data:`COUNTED_RANK` times the rank's lead, one corner's
+        suit lead in ink of the suit's colour, and the middle of its guessed card shows
+        exactly the rank's pips in that colour (:meth:`_pips_show`): the pips count the
+        rank, the suit is the corner's own. ``guess`` as it is otherwise (``patch``: its
+        index corner, for the ink)."""
+        read = guess.read
+        if read.rank == NO_INDEX or not 2 <= pip_count(read.rank) <= 10:
+            return guess
+        if read.rank_lead < COUNTED_RANK * RANK_LEAD:
+            return guess
+        if suit_lead(read, sure=True) < LEARNED_SINGLE * SUIT_LEAD:
+            return guess
+        if effective_size(guess.quad, self.profile.aspect) < INDEX_MIN_SIDE:
+            return guess
+        if read.redness is None:
+            read = with_ink(read, patch)
+        if read.red is None or read.red != (read.suit in _RED):
+            return guess
+        if suit_lead(read) < LEARNED_SINGLE * SUIT_LEAD:
+            return guess  # the ink does not show the suit's colour clearly enough
+        card = Card.of(Rank(read.rank), Suit(read.suit))
+        if not self._pips_show(frame, guess.quad, 0, card):
+            return guess
+        return _Guess(guess.quad, guess.centre, read, card, min(1.0, _single_share(read) / 4))
 
     def _paired_corners(
         self, frame: Image, guessed: list[_Guess], squash: float

@@ -33,6 +33,7 @@ from drivers.camera.reader import (
     load_index_reader,
 )
 from drivers.camera.recognizer import (
+    COUNTED_RANK,
     LEARNED_GREY,
     LEARNED_LOOSE,
     LEARNED_PIPS,
@@ -42,6 +43,7 @@ from drivers.camera.recognizer import (
     SURE_RED,
     Recognizer,
     Status,
+    _Guess,
     _ink_red,
     _learned_card,
     _single_card,
@@ -350,6 +352,68 @@ def test_real_cards_the_reader_once_misread_are_read_right_or_left_unknown() -> 
     # red hearts and diamonds on dark granite: the ink is measured on the card, not the
     # table beyond its edges (it read black there, and the cards were refused)
     assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "QH"}
+
+
+def test_the_learned_reader_checks_the_pair_of_corners_the_rendered_glyphs_named() -> None:
+    # the king of clubs above, its 640 x 640 photograph stretched back to 16:9 (as a camera
+    # gives it): the outline's shorter pair of sides is then the card's long one, and the
+    # rendered glyphs read the king of spades on the pair of corners that was not the
+    # shorter's. The learned reader, which checked only the shorter pair's corners (no
+    # index there), let it stand; it reads the king of clubs on the pair that named it
+    image = read_image(real_photo("amm_IMG_20220921_200448.jpg"))
+    stretched = cv2.resize(image, (round(image.shape[0] * 16 / 9), image.shape[0]),
+                           interpolation=cv2.INTER_CUBIC)  # fmt: skip
+    found = Recognizer().recognize(stretched).detections
+    assert {d.card.code for d in found if d.card is not None} == {"KC"}
+
+
+def test_a_guessed_corner_of_a_number_card_its_pips_count_settles_it_with_less_rank_lead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recognizer = Recognizer()
+    quad = np.array([[100.0, 100.0], [220.0, 100.0], [220.0, 268.0], [100.0, 268.0]])
+    patch = np.full((55, 34, 3), 230, np.uint8)
+    asked: list[str] = []
+
+    def pips_show(frame: object, q: object, k: int, card: Card) -> bool:
+        asked.append(card.code)
+        return card.code in ("7D", "9S")
+
+    monkeypatch.setattr(recognizer, "_pips_show", pips_show)
+
+    def counted(card: str, rank: float, suit: float, red: bool) -> str | None:
+        # ink measured clearly red or clearly black
+        c = Card.parse(card)
+        redness = SURE_RED if red else SURE_BLACK
+        read = CornerRead(int(c.rank), rank, int(c.suit), suit, red, redness, suit)
+        guess = _Guess(quad, (112.0, 117.0), read)
+        found = recognizer._counted_corner(np.zeros((400, 400, 3), np.uint8), guess, patch)
+        return None if found.card is None else found.card.code
+
+    rank, suit = COUNTED_RANK * RANK_LEAD, LEARNED_SINGLE * SUIT_LEAD
+    assert counted("7D", rank, suit, True) == "7D"
+    assert counted("9S", rank, suit, False) == "9S"
+    assert asked == ["7D", "9S"]
+    asked.clear()
+    # the middle shows another count: unknown
+    assert counted("8D", rank, suit, True) is None and asked == ["8D"]
+    asked.clear()
+    # the rank's lead short of COUNTED_RANK times, the suit's of the single corner's, ink of
+    # the other colour, or a card whose middle is no count (an ace, a court card): the
+    # middle is not asked
+    assert counted("7D", 0.99 * rank, suit, True) is None
+    assert counted("7D", rank, 0.99 * suit, True) is None
+    assert counted("7D", rank, suit, False) is None
+    assert counted("AD", rank, suit, True) is None
+    assert counted("KD", rank, suit, True) is None
+    assert asked == []
+
+
+def test_real_number_cards_whose_one_corner_their_pips_count_are_read() -> None:
+    # a ten of diamonds whose outline is lost among the cards over it: its one index corner
+    # names it with leads of 6.3 and 6.9 (the single corner's 9 not reached), and its
+    # middle shows ten red pips
+    assert "TD" in _reads("amm_WIN_20240627_17_20_13_Pro.jpg")
 
 
 def test_one_corner_alone_settles_a_card_only_with_four_times_the_leads_in_its_ink() -> None:
