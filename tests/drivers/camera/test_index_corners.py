@@ -120,6 +120,16 @@ def test_fanned_diamonds_are_read_from_their_index_corners(recognizer: Recognize
     assert len(read) == len(set(read)), "a card read twice"
 
 
+def test_a_court_cards_tall_rank_over_a_small_suit_symbol_is_an_index(
+    recognizer: Recognizer,
+) -> None:
+    # a king of diamonds fanned with other court cards on a webcam's desk: its K is 1.75 to
+    # 2 times as long along the card as its small diamond (the search once stopped at 1.75)
+    read = _read(recognizer, "amm_WIN_20240627_17_15_55_Pro.jpg")
+    assert Card.parse("KD") in read
+    assert set(read) <= _cards("QD KS KH KD KC")
+
+
 def test_a_flat_topped_three_shows_a_threes_pips_and_is_never_read_as_a_five(
     recognizer: Recognizer,
 ) -> None:
