@@ -157,7 +157,9 @@ LEARNED_MIN_SIDE = 80.0
 #: the same for a card guessed around an index corner found by its ink
 #: (:func:`index_hypotheses`): its rank and suit were seen as two separate glyphs of an
 #: index's proportions, and on the standard decks 65 reads 12 cards more than 80 (fans on
-#: webcam frames), none wrong; rendered frames keep 0 wrong
+#: webcam frames), none wrong; rendered frames keep 0 wrong. At 55 the standard decks read
+#: 4 cards more, none wrong, but a small rendered seven of spades, tilted, was read as a
+#: club (``test_small_tilted_cards_are_never_read_wrong``)
 INDEX_MIN_SIDE = 65.0
 
 #: the learned reader reads a loose outline (one that may hold two cards, or whose edges
@@ -1411,10 +1413,11 @@ INDEX_LIGHT = 0.6
 INDEX_WIDE_BLOCK = 0.125
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
 #: (every input is bounded: one corner costs the learned reader about 0.35 ms, read alone
-#: or in a batch; on the standard decks 32 tries read 10 cards fewer than 64, and 200 two
-#: more, for up to 70 ms a frame)
+#: or in a batch; on the standard decks 32 tries read 10 cards fewer than 64, 96 four
+#: more, 128 five more; deck F's crowded frames, 19 and 52 cards, take no longer at 96
+#: in ``benchmarks/recognizer.py``, where the 52 read 16 cards instead of 12)
 MAX_INDEX_PAIRS = 400
-MAX_INDEX_TRIES = 64
+MAX_INDEX_TRIES = 96
 
 
 def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:

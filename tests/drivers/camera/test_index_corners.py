@@ -130,6 +130,16 @@ def test_a_court_cards_tall_rank_over_a_small_suit_symbol_is_an_index(
     assert set(read) <= _cards("QD KS KH KD KC")
 
 
+def test_twelve_court_cards_fanned_on_a_webcams_desk_are_read_from_their_indices(
+    recognizer: Recognizer,
+) -> None:
+    # every jack, queen and king fanned in one pile, each showing only its index corner:
+    # 96 guessed corners tried read 7 (64 read 4)
+    read = _read(recognizer, "amm_WIN_20240627_17_15_15_Pro.jpg")
+    assert len(read) == len(set(read)) >= 7
+    assert set(read) <= _cards("JS JH JD JC QS QH QD QC KS KH KD KC")
+
+
 def test_a_flat_topped_three_shows_a_threes_pips_and_is_never_read_as_a_five(
     recognizer: Recognizer,
 ) -> None:
