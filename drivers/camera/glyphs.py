@@ -53,7 +53,13 @@ class Pips:
 
 
 def read_pips(
-    patch: Image, card_height: float, suit_height: float, top: float, *, darkest: bool = False
+    patch: Image,
+    card_height: float,
+    suit_height: float,
+    top: float,
+    *,
+    darkest: bool = False,
+    shapes: bool = True,
 ) -> Pips | None:
     """The pips of a rectified middle-of-card patch (BGR, :data:`PIP_BOX`); None if none.
 
@@ -69,6 +75,9 @@ def read_pips(
     printed in colours darker than paper but lighter than ink): Otsu's threshold is taken
     again among the pixels darker than paper, and each symbol is measured against the
     background round it.
+
+    ``shapes``: describe each pip (``vectors`` and ``middle``); without it they are left
+    empty, for a caller that counts the pips and measures their ink only.
     """
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     dark, light, _, _ = cv2.minMaxLoc(gray)
@@ -111,19 +120,20 @@ def read_pips(
     weight = 0
     for i in found:
         x, y, w, h = (int(v) for v in stats[i, :4])
-        off = y + h / 2 - middle
-        roi = gray[y : y + h, x : x + w].astype(np.float32)
-        if darkest:  # against the figure's colours round the symbol, not the paper
-            ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
-            glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
-        else:
-            glyph = np.clip((paper - roi) / level, 0.0, 1.0)
-        if abs(off) > 0.05 * card_height:
-            if off > 0:  # below the middle: printed upside down
-                glyph = glyph[::-1, ::-1]
-            vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
-        else:
-            centre_row.append(glyph_vector(glyph, SUIT_SIZE))
+        if shapes:
+            off = y + h / 2 - middle
+            roi = gray[y : y + h, x : x + w].astype(np.float32)
+            if darkest:  # against the figure's colours round the symbol, not the paper
+                ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
+                glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
+            else:
+                glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+            if abs(off) > 0.05 * card_height:
+                if off > 0:  # below the middle: printed upside down
+                    glyph = glyph[::-1, ::-1]
+                vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
+            else:
+                centre_row.append(glyph_vector(glyph, SUIT_SIZE))
         mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
         n = cv2.countNonZero(mine)
         colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, partial
@@ -161,6 +161,13 @@ LEARNED_MIN_SIDE = 80.0
 #: 4 cards more, none wrong, but a small rendered seven of spades, tilted, was read as a
 #: club (``test_small_tilted_cards_are_never_read_wrong``)
 INDEX_MIN_SIDE = 65.0
+#: a club or a spade is read from one index corner of a card guessed around it only from
+#: this effective size (pixels) on, the size the profile's glyphs need to read a suit at
+#: all: with guesses read down to 65 pixels (and ink looked for on paper half as light as
+#: the frame's lightest), 30,720 small rendered cards, tilted, had four spades of 65 to 70
+#: pixels read as clubs with up to 1.34 times the leads; from 70 on none. On the standard
+#: decks it costs 3 of 665 cards (68 pixels, 1)
+INDEX_BLACK_SIDE = MIN_SUIT_SIDE
 
 #: the learned reader reads a loose outline (one that may hold two cards, or whose edges
 #: could not all be measured) with this many times its leads: its two index corners must
@@ -1260,10 +1267,10 @@ def _fit_corner(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]] | None:
     """The corner and its two edge vectors re-fitted to the outline's own points."""
     lines = []
+    rel = pts - p
     for e in (e1, e2):
         length = float(np.hypot(*e))
         u = e / length
-        rel = pts - p
         t = rel @ u / length
         dist = np.abs(rel @ np.array([-u[1], u[0]]))
         sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.05 * length))]
@@ -1323,12 +1330,26 @@ def corner_hypotheses(
         s = lu if 0.75 * short <= lu <= 1.3 * short else short
         t = lv if 0.75 * long <= lv <= 1.3 * long else long
         quad = np.array([p, p + s * u, p + s * u + t * v, p + t * v])
-        box = np.zeros_like(mask)
-        cv2.fillConvexPoly(box, np.round(quad).astype(np.int32), 255)
-        inside = cv2.countNonZero(cv2.bitwise_and(box, mask))
-        if inside >= 0.8 * max(1, cv2.countNonZero(box)):
+        if _covered(mask, quad) >= 0.8:
             out.append(quad)
     return out
+
+
+def _covered(mask: Image, quad: NDArray[np.float64]) -> float:
+    """The share of the quadrilateral's pixels inside the frame that ``mask`` covers (0
+    where none lies inside). It is drawn in a canvas of its own bounding box only: a guess
+    drawn on a canvas of the whole mask took most of :func:`corner_hypotheses`' time."""
+    h, w = mask.shape[:2]
+    corners = np.round(quad).astype(np.int32)
+    x0, y0 = np.maximum(corners.min(axis=0), 0).tolist()
+    x1, y1 = corners.max(axis=0).tolist()
+    x1, y1 = min(x1, w - 1), min(y1, h - 1)
+    if x1 < x0 or y1 < y0:
+        return 0.0
+    box = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillConvexPoly(box, corners - np.array([x0, y0], np.int32), 255)
+    inside = cv2.countNonZero(cv2.bitwise_and(box, mask[y0 : y1 + 1, x0 : x1 + 1]))
+    return inside / max(1, cv2.countNonZero(box))
 
 
 #: index-first finding: where a card's outline cannot be found (cards fanned or piled on a
@@ -1397,19 +1418,21 @@ INDEX_GLYPH = 9
 #: as the learned reader's ink test (:data:`~drivers.camera.reader.INK_CONTRAST`) asks 25
 INDEX_INK = 20
 #: ink is looked for where its neighbourhood is light: at least this share of the frame's
-#: lightest (its 99th percentile, in the darkest channel), paper rather than a table; at
-#: 0.5 light wood beside cards counted as ink and deck F's crowded 1280 x 720 frame fell
-#: from 28 to 22 frames per second; at 0.65 it kept 27. With the wider card sizes and
-#: the more tries of this version, on the standard decks 0.6 reads 21 cards more than 0.65
-#: and 0.5 twelve more still, none wrong either; but on the deck F frame of the benchmark
-#: 0.5 tries 27 guessed corners where 0.6 tries 6, for 3 cards more, and keeps 23 to 25
-#: frames per second where 0.6 keeps 29 (the reader run by ONNX Runtime)
-INDEX_LIGHT = 0.6
+#: lightest (its 99th percentile, in the darkest channel), paper rather than a table. On
+#: the standard decks 0.6 read 21 cards more than 0.65, and 0.5 17 more still, none wrong
+#: either (665 of 943), and the photographs scaled, blurred or given noise read 12 to 26
+#: more, with no new wrong card but one (scale 0.6: a court figure's diamond beside a
+#: yellow robe read as an ace's index). On deck F's crowded frame of the benchmark, 0.5
+#: tries 35 guessed corners where 0.6 tries 6, for 3 cards more; with the corners read in
+#: batches (:data:`INDEX_BATCH`) it runs about a tenth slower than 0.6 did before them
+INDEX_LIGHT = 0.5
 #: where no card was read to size the search by, ink is also looked for against a
 #: neighbourhood of this share of the frame's shorter side, for glyphs larger than the
 #: 31-pixel one (close-ups: a neighbourhood smaller than a glyph finds only its rim); on
 #: the standard decks this reads 5 cards more than the 31-pixel one alone, none wrong (a
-#: fifth of the side reads 2 fewer than an eighth)
+#: fifth of the side reads 2 fewer than an eighth); with paper at half the frame's
+#: lightest (:data:`INDEX_LIGHT`), 3 more, and without it a webcam's frame read an ace
+#: of diamonds it does not show
 INDEX_WIDE_BLOCK = 0.125
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
 #: (every input is bounded: one corner costs the learned reader about 0.35 ms, read alone
@@ -1418,6 +1441,10 @@ INDEX_WIDE_BLOCK = 0.125
 #: in ``benchmarks/recognizer.py``, where the 52 read 16 cards instead of 12)
 MAX_INDEX_PAIRS = 400
 MAX_INDEX_TRIES = 96
+#: the guessed corners the learned reader reads in one call, ahead of their turn (on deck
+#: F's frame, 0.22 ms a corner where one call each took 0.38 ms); a corner read ahead
+#: whose turn then does not come (inside a card read meanwhile) was read for nothing
+INDEX_BATCH = 8
 
 
 def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
@@ -1955,11 +1982,22 @@ class _Guess:
     read: CornerRead
     card: Card | None = None
     conf: float = 0.0
+    #: the effective size of the card first guessed there, before any rescaling (what the
+    #: frame's cards say its size is, where :attr:`quad` may be rescaled to read better)
+    size: float = 0.0
 
     @property
     def share(self) -> float:
         """Its read's :func:`_single_share`."""
         return _single_share(self.read)
+
+
+def _suit_shown(card: Card, size: float) -> bool:
+    """Whether one index corner of a card guessed ``size`` pixels large (effective, as the
+    frame's cards size it: :attr:`_Guess.size`) may settle its suit: a red suit from
+    :data:`INDEX_MIN_SIDE` on (the ink has settled the colour, and a heart and a diamond
+    differ in many pixels), a club or a spade from :data:`INDEX_BLACK_SIDE` on."""
+    return card.suit in _RED or size >= INDEX_BLACK_SIDE
 
 
 def _opposite_corners(a: _Guess, b: _Guess, squash: float) -> bool:
@@ -2335,7 +2373,8 @@ class Recognizer:
         ``k`` as its top-left, any pip of :data:`PIP_SHARE` of the card's height or more."""
         _, ch = canonical_size(self.profile.aspect)
         middle = pip_patch(frame, quad, self.profile.aspect, k, PIP_CHECK_BOX)
-        return read_pips(middle, float(ch), PIP_SHARE * ch, -round(PIP_CHECK_BOX[1] * ch))
+        top = -round(PIP_CHECK_BOX[1] * ch)
+        return read_pips(middle, float(ch), PIP_SHARE * ch, top, shapes=False)
 
     def _pips_show(self, frame: Image, quad: NDArray[np.float64], k: int, card: Card) -> bool:
         """Whether the middle of the card, read with corner ``k`` as its top-left, shows
@@ -2654,7 +2693,22 @@ class Recognizer:
         guessed: list[_Guess] = []  # every corner read, for the pairs of opposite corners
         near = INDEX_STEP * (card_h or 100.0)
         tries = 0
-        for quad, centre in hyps:
+        ahead: dict[int, tuple[Image, CornerRead]] = {}  # corners read before their turn
+
+        def first_read(i: int) -> tuple[Image, CornerRead]:
+            """Hypothesis ``i``'s corner and its read: the reader reads the next
+            :data:`INDEX_BATCH` hypotheses' corners together, as far as the tries left."""
+            assert self.reader is not None
+            if i not in ahead:
+                chunk = range(i, min(len(hyps), i + INDEX_BATCH, i + MAX_INDEX_TRIES - tries))
+                patches = [
+                    index_patches(frame, hyps[j][0], p.aspect, p.index_box, (0,))[0] for j in chunk
+                ]
+                reads = self.reader.read(patches, ink=False)
+                ahead.update(zip(chunk, zip(patches, reads, strict=True), strict=True))
+            return ahead.pop(i)
+
+        for i, (quad, centre) in enumerate(hyps):
             if tries >= MAX_INDEX_TRIES:
                 break
             # the other index corners of a card read here are not read again
@@ -2664,14 +2718,15 @@ class Recognizer:
                 for q, r in zip(read_quads, reads, strict=True)
             ):
                 continue
-            guess = self._index_corner(frame, quad, centre, 1.0)
+            guess = self._settle_corner(
+                frame, quad, centre, *first_read(i), effective_size(quad, p.aspect)
+            )
             tries += 1
             if guess is None:
                 continue
             if guess.card is None and INDEX_PROMISING <= guess.share < 1.0:
                 # promising, the leads short: the card a little smaller and larger
-                for k in INDEX_RESCALE:
-                    other = self._index_corner(frame, quad, centre, k)
+                for other in self._index_corners(frame, quad, centre, INDEX_RESCALE):
                     tries += 1
                     if other is not None and other.share > guess.share:
                         guess = other
@@ -2692,30 +2747,55 @@ class Recognizer:
         ``k`` about its rank glyph's centre: the card it names alone, if any, or None where it
         shows no index. Its ink is measured where its leads could settle a card with the
         corner opposite (:data:`PAIR_LEADS`)."""
+        return next(self._index_corners(frame, quad, centre, (k,)))
+
+    def _index_corners(
+        self, frame: Image, quad: NDArray[np.float64], centre: Point, scales: Sequence[float]
+    ) -> Iterator[_Guess | None]:
+        """:meth:`_index_corner` at each of ``scales`` in turn, the reader run once for all
+        of them (eight corners of deck F's frame take the reader 0.22 ms each read in one
+        call, 0.38 ms each read one by one); each read is settled only when asked for."""
         assert self.reader is not None
         p = self.profile
-        if k != 1.0:
-            pt = np.array(centre)
-            quad = pt + k * (quad - pt)
-        patch = index_patches(frame, quad, p.aspect, p.index_box, (0,))[0]
-        read = self.reader.read([patch], ink=False)[0]  # the ink only where the leads show
+        pt = np.array(centre)
+        quads = [quad if k == 1.0 else pt + k * (quad - pt) for k in scales]
+        patches = [index_patches(frame, q, p.aspect, p.index_box, (0,))[0] for q in quads]
+        reads = self.reader.read(patches, ink=False)  # the ink only where the leads show
+        size = effective_size(quad, p.aspect)
+        for q, patch, read in zip(quads, patches, reads, strict=True):
+            yield self._settle_corner(frame, q, centre, patch, read, size)
+
+    def _settle_corner(
+        self,
+        frame: Image,
+        quad: NDArray[np.float64],
+        centre: Point,
+        patch: Image,
+        read: CornerRead,
+        size: float,
+    ) -> _Guess | None:
+        """:meth:`_index_corner` for the corner ``patch`` of the guessed card ``quad``, as
+        the reader read it (``read``, its ink not measured); ``size``: the effective size of
+        the card first guessed there (:attr:`_Guess.size`)."""
         if read.rank == NO_INDEX:
             return None
         # the most the leads can show, the colour's ink measured
         if _single_share(read, sure=True) * LEARNED_SINGLE >= PAIR_LEADS:
             read = with_ink(read, patch)
-        guess = _Guess(quad, centre, read)
+        guess = _Guess(quad, centre, read, size=size)
         if guess.share < 1.0:
             return self._counted_corner(frame, guess, patch)
         settled = self._single_corner(
-            patch, effective_size(quad, p.aspect), read, least=INDEX_MIN_SIDE
+            patch, effective_size(quad, self.profile.aspect), read, least=INDEX_MIN_SIDE
         )
         if settled is None:
             return guess
         card, conf = settled
         if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, quad, 0):
             return guess
-        return _Guess(quad, centre, read, card, conf)
+        if not _suit_shown(card, size):
+            return guess
+        return _Guess(quad, centre, read, card, conf, size)
 
     def _counted_corner(self, frame: Image, guess: _Guess, patch: Image) -> _Guess:
         """``guess`` (its read short of one corner's leads) settled as a number card (two to
@@ -2740,9 +2820,10 @@ class Recognizer:
         if suit_lead(read) < LEARNED_SINGLE * SUIT_LEAD:
             return guess  # the ink does not show the suit's colour clearly enough
         card = Card.of(Rank(read.rank), Suit(read.suit))
-        if not self._pips_show(frame, guess.quad, 0, card):
+        if not _suit_shown(card, guess.size) or not self._pips_show(frame, guess.quad, 0, card):
             return guess
-        return _Guess(guess.quad, guess.centre, read, card, min(1.0, _single_share(read) / 4))
+        conf = min(1.0, _single_share(read) / 4)
+        return _Guess(guess.quad, guess.centre, read, card, conf, guess.size)
 
     def _paired_corners(
         self, frame: Image, guessed: list[_Guess], squash: float
@@ -2771,6 +2852,8 @@ class Recognizer:
                     continue
                 card = Card.of(Rank(ra.rank), Suit(ra.suit))
                 if int(card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, a.quad, 0):
+                    continue
+                if not (_suit_shown(card, a.size) and _suit_shown(card, b.size)):
                     continue
                 each = min(a.share, b.share) * LEARNED_SINGLE / PAIR_LEADS
                 out.append((card, min(1.0, each / 2), a.quad, a.centre))

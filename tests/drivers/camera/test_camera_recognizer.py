@@ -9,7 +9,7 @@ import pytest
 import drivers.camera.recognizer as recognizer_module
 from config.camera import ZoneLayout
 from controller.cards import STANDARD_52, Card
-from drivers.camera.glyphs import PIP_BOX, pip_count
+from drivers.camera.glyphs import PIP_BOX, pip_count, read_pips
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
     MIN_CARD_SIDE,
@@ -32,7 +32,7 @@ from drivers.camera.recognizer import (
 )
 from simulators.camera.accuracy import match_truth, measure, rendered_frames
 from simulators.camera.builtin import render_deck
-from simulators.camera.render import FaceStyle
+from simulators.camera.render import FaceStyle, render_face
 from simulators.camera.scene import (
     FELTS,
     CardPlacement,
@@ -489,6 +489,49 @@ def test_the_index_corner_of_a_card_lying_partly_under_another_is_a_corner_hypot
         for guess in corner_hypotheses(outline, found.mask, short, long)
     ]
     assert any(np.hypot(*(corner - (427, 222))) < 8 for corner in corners), corners
+
+
+def test_a_guess_is_covered_by_paper_as_a_whole_frame_canvas_measures_it() -> None:
+    # the share of a guessed card that paper covers, drawn on a canvas of its bounding box
+    # only, within the frame, is the share measured on a canvas of the whole mask
+    rng = np.random.default_rng(5)
+    mask = np.zeros((120, 160), np.uint8)
+    cv2.circle(mask, (70, 60), 45, 255, -1)
+    cv2.rectangle(mask, (100, 10), (150, 110), 255, -1)
+    for _ in range(300):
+        centre = rng.uniform(-40, 200, 2)
+        quad = centre + rng.uniform(-60, 60, (4, 2))
+        box = np.zeros_like(mask)
+        cv2.fillConvexPoly(box, np.round(quad).astype(np.int32), 255)
+        whole = cv2.countNonZero(cv2.bitwise_and(box, mask)) / max(1, cv2.countNonZero(box))
+        assert recognizer_module._covered(mask, quad) == pytest.approx(whole)
+
+
+def test_pips_counted_without_their_shapes_are_the_pips_described() -> None:
+    # the middle of a rendered card: counting its pips and measuring their ink, without
+    # describing each one, finds what the full reading finds
+    aspect = 63 / 88
+    _, card_h = canonical_size(aspect)
+    share, box = recognizer_module.PIP_SHARE, recognizer_module.PIP_CHECK_BOX
+    for code in ("3H", "7C", "TD", "9S"):
+        card = Card.parse(code)
+        face = render_face(card)
+        h, w = face.shape[:2]
+        outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        middle = pip_patch(face, outline, aspect, 0, box)
+        top = -round(box[1] * card_h)
+        full = read_pips(middle, float(card_h), share * card_h, top)
+        counted = read_pips(middle, float(card_h), share * card_h, top, shapes=False)
+        assert full is not None and counted is not None
+        # (pips cut by the middle's box are not counted: a nine shows seven whole)
+        assert full.count == counted.count >= 3
+        assert (full.redness, full.height, full.across) == (
+            counted.redness,
+            counted.height,
+            counted.across,
+        )
+        assert len(full.vectors) > 0
+        assert counted.vectors == [] and counted.middle == []
 
 
 def test_a_court_card_on_a_light_desk_is_found_by_its_edges_and_white_border() -> None:

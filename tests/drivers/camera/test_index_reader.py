@@ -28,12 +28,14 @@ from drivers.camera.reader import (
     CornerRead,
     IndexReader,
     corner_input,
+    corner_inputs,
     has_colour,
     ink_colour,
     load_index_reader,
 )
 from drivers.camera.recognizer import (
     COUNTED_RANK,
+    INDEX_BLACK_SIDE,
     LEARNED_GREY,
     LEARNED_LOOSE,
     LEARNED_PIPS,
@@ -184,6 +186,25 @@ def test_the_corner_is_stretched_between_the_same_percentiles_numpy_gives() -> N
         assert _stretch_bounds(grey) == (float(lo), float(hi))
         values = grey.astype(np.float32) * np.float32(1.37)
         assert _median(values) == float(np.median(values))
+
+
+def test_corners_read_together_are_stretched_exactly_as_one_by_one() -> None:
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        n = int(rng.integers(1, 12))
+        colour = trial % 2 == 0
+        shape = (55, 34, 3) if colour else (55, 34)
+        patches = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(n)]
+        for i, patch in enumerate(patches):
+            if i % 3 == 0:
+                patch[:] = patch // 50 * 50  # few levels: ties at the percentiles
+            if i % 4 == 1:
+                patch[:] = patch // 3  # a dark card: its light print is the ink
+        one_by_one = np.stack([corner_input(p) for p in patches])
+        assert np.array_equal(corner_inputs(patches), one_by_one)
+    # corners of several sizes are read one by one
+    mixed = [np.full((55, 34, 3), 200, np.uint8), np.full((40, 30, 3), 90, np.uint8)] * 3
+    assert np.array_equal(corner_inputs(mixed), np.stack([corner_input(p) for p in mixed]))
 
 
 def _corner(card: str, rank_lead: float, suit_lead: float, ink: str = "suit") -> CornerRead:
@@ -381,12 +402,12 @@ def test_a_guessed_corner_of_a_number_card_its_pips_count_settles_it_with_less_r
 
     monkeypatch.setattr(recognizer, "_pips_show", pips_show)
 
-    def counted(card: str, rank: float, suit: float, red: bool) -> str | None:
-        # ink measured clearly red or clearly black
+    def counted(card: str, rank: float, suit: float, red: bool, size: float = 120.0) -> str | None:
+        # ink measured clearly red or clearly black; ``size``: the card's guessed size
         c = Card.parse(card)
         redness = SURE_RED if red else SURE_BLACK
         read = CornerRead(int(c.rank), rank, int(c.suit), suit, red, redness, suit)
-        guess = _Guess(quad, (112.0, 117.0), read)
+        guess = _Guess(quad, (112.0, 117.0), read, size=size)
         found = recognizer._counted_corner(np.zeros((400, 400, 3), np.uint8), guess, patch)
         return None if found.card is None else found.card.code
 
@@ -394,6 +415,12 @@ def test_a_guessed_corner_of_a_number_card_its_pips_count_settles_it_with_less_r
     assert counted("7D", rank, suit, True) == "7D"
     assert counted("9S", rank, suit, False) == "9S"
     assert asked == ["7D", "9S"]
+    asked.clear()
+    # a club or a spade on a card guessed under INDEX_BLACK_SIDE: its suit is not read
+    # from one corner, whatever the pips; a red suit is
+    small = INDEX_BLACK_SIDE - 1
+    assert counted("9S", rank, suit, False, small) is None and asked == []
+    assert counted("7D", rank, suit, True, small) == "7D"
     asked.clear()
     # the middle shows another count: unknown
     assert counted("8D", rank, suit, True) is None and asked == ["8D"]
