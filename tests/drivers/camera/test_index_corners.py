@@ -169,20 +169,21 @@ def test_fanned_fives_are_read_though_their_middles_show_other_cards_pips(
     assert Card.parse("5D") not in _read(recognizer, name)
 
 
-def test_an_index_is_guessed_where_no_outline_was_found() -> None:
-    # the fan of spades: the nine of spades' index lies outside every outline found whole
+def _fan_of_spades() -> tuple[np.ndarray, list[tuple[np.ndarray, tuple[float, float]]]]:
+    """The fan of spades on a webcam's desk, and the index corners guessed on it outside
+    the outlines found whole, sized by those outlines."""
     frame = read_image(real_photo("amm_WIN_20240627_17_13_02_Pro.jpg"))
-    found = locate(frame)
-    clean = found.cards()
+    clean = locate(frame).cards()
     sides = np.array([np.hypot(*(q - np.roll(q, 1, axis=0)).T) for q in clean])
     height = float(np.median(np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])))
-    guesses = index_hypotheses(
-        frame,
-        height / 2,
-        frame_squash(clean, ASPECT),
-        [q.astype(np.float32) for q in clean],
-        ASPECT,
-    )
+    outside = [q.astype(np.float32) for q in clean]
+    squash = frame_squash(clean, ASPECT)
+    return frame, index_hypotheses(frame, height / 2, squash, outside, ASPECT)
+
+
+def test_an_index_is_guessed_where_no_outline_was_found() -> None:
+    # the fan of spades: the nine of spades' index lies outside every outline found whole
+    _, guesses = _fan_of_spades()
     assert any(np.hypot(x - 380, y - 128) < 12 for _, (x, y) in guesses), [c for _, c in guesses]
 
 
@@ -191,18 +192,7 @@ def test_guessed_corners_read_together_settle_as_read_one_by_one(
 ) -> None:
     # the fan of spades: each guessed corner, at each scale the search tries, read in one
     # call with the others, names what it names read alone
-    frame = read_image(real_photo("amm_WIN_20240627_17_13_02_Pro.jpg"))
-    found = locate(frame)
-    clean = found.cards()
-    sides = np.array([np.hypot(*(q - np.roll(q, 1, axis=0)).T) for q in clean])
-    height = float(np.median(np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])))
-    guesses = index_hypotheses(
-        frame,
-        height / 2,
-        frame_squash(clean, ASPECT),
-        [q.astype(np.float32) for q in clean],
-        ASPECT,
-    )
+    frame, guesses = _fan_of_spades()
     scales = (1.0, *recognizer_module.INDEX_RESCALE)
     named = 0
     for quad, centre in guesses[:12]:
