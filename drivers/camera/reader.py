@@ -87,87 +87,48 @@ _PARTNER = (3, 2, 1, 0)
 _STRETCH = np.array([0.02, 0.98])  # the percentiles stretched to black and white
 
 
-def _stretch_bounds(grey: NDArray[np.uint8]) -> tuple[float, float]:
-    """The 2nd and 98th percentiles of a grey image, exactly as ``np.percentile`` gives
-    them (linear between the two nearest ranks), from its histogram: several times faster
-    on an index corner."""
-    n = grey.size
-    below = np.bincount(grey.ravel(), minlength=256).cumsum()  # values <= each level
-    at = (n - 1) * _STRETCH
-    floor = np.floor(at)
-    low = floor.astype(np.intp)
-    a = np.searchsorted(below, low, side="right").astype(np.uint8)
-    b = np.searchsorted(below, np.minimum(low + 1, n - 1), side="right").astype(np.uint8)
-    t = at - floor
-    step = b - a
-    value = a + step * t
-    np.subtract(b, step * (1 - t), out=value, where=t >= 0.5)
-    return float(value[0]), float(value[1])
-
-
-def _median(values: NDArray[np.float32]) -> float:
-    """The median, exactly as ``np.median`` gives it (the mean of the two middle values)."""
-    flat = values.ravel()
-    i, j = (flat.size - 1) // 2, flat.size // 2
-    part = np.partition(flat, (i, j))
-    return float((part[i] + part[j]) / 2)
-
-
-def _normalised(patch: Image) -> NDArray[np.uint8]:
-    """The corner in grey, stretched so that paper is white and ink black (a dark card's
-    light ink is turned over)."""
-    grey = np.asarray(
-        cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch, np.uint8
-    )
-    lo, hi = _stretch_bounds(grey)
-    span = max(hi - lo, 1.0)
-    out = np.clip((grey.astype(np.float32) - lo) * (255.0 / span), 0, 255)
-    h, w = out.shape
-    inner = out[h // 10 : h // 2, w // 6 : (5 * w) // 6]  # the card's own paper and index
-    if _median(inner) < 110.0:  # a dark card: its ink is the light print
-        out = 255.0 - out
-    return np.asarray(out, np.uint8)
-
-
-def corner_input(patch: Image) -> NDArray[np.float32]:
-    """The network's input for one rectified index corner (BGR or grey): the corner
-    stretched (:func:`_normalised`), resized to :data:`INPUT_SIZE`, scaled to 0 … 1."""
-    norm = cv2.resize(_normalised(patch), INPUT_SIZE, interpolation=cv2.INTER_AREA)
-    return np.asarray(norm, np.float32) / np.float32(255.0)
-
-
-def corner_inputs(patches: list[Image]) -> NDArray[np.float32]:
-    """:func:`corner_input` of each corner (N, height, width). Corners of one size (as
-    :func:`~drivers.camera.recognizer.index_patches` cuts them), four or more, are
-    stretched together, with the same arithmetic in the same precision, so exactly as one
-    by one: on the real photographs' index corners, 28 microseconds a corner where one by
-    one took 72 (below four, together is no faster)."""
-    shapes = {p.shape for p in patches}
-    if len(shapes) != 1 or len(patches) < 4:  # below 4, one by one is as fast
-        return np.stack([corner_input(p) for p in patches])
-    stack = np.stack(patches)
-    n = len(patches)
-    if stack.ndim == 4:
-        grey = np.stack([cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) for p in patches])
-    else:
-        grey = stack
-    size = grey[0].size
-    # each corner's histogram, cumulated: its values <= each level (as _stretch_bounds)
+def _stretch_bounds(grey: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """The 2nd and 98th percentiles (N, 2) of each of N grey images of one size (N, height,
+    width), exactly as ``np.percentile`` gives them (linear between the two nearest ranks),
+    from their histograms: several times faster on index corners."""
+    n, size = len(grey), grey[0].size
+    # each image's histogram, cumulated: its values <= each level
     levels = grey.reshape(n, -1).astype(np.intp) + 256 * np.arange(n)[:, None]
     below = np.bincount(levels.ravel(), minlength=256 * n).reshape(n, 256).cumsum(axis=1)
     at = (size - 1) * _STRETCH
     floor = np.floor(at)
     low = floor.astype(np.intp)
     high = np.minimum(low + 1, size - 1)
-    # (n, 2): the values at the ranks either side of each percentile
+    # the values at the ranks either side of each percentile
     a = (below[:, None, :] <= low[None, :, None]).sum(axis=2).astype(np.uint8)
     b = (below[:, None, :] <= high[None, :, None]).sum(axis=2).astype(np.uint8)
     t = at - floor
     step = b - a  # uint8: b >= a
-    bounds = a + step * t
-    bounds = np.where(t >= 0.5, b - step * (1 - t), bounds)
+    bounds: NDArray[np.float64] = np.where(t >= 0.5, b - step * (1 - t), a + step * t)
+    return bounds
+
+
+def _medians(values: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The median of each row (N, M), exactly as ``np.median`` gives it (the mean of the
+    two middle values)."""
+    i, j = (values.shape[1] - 1) // 2, values.shape[1] // 2
+    part = np.partition(values, (i, j), axis=1)
+    return np.asarray((part[:, i] + part[:, j]) / 2, np.float32)
+
+
+def _grey(patch: Image) -> NDArray[np.uint8]:
+    return np.asarray(
+        cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch, np.uint8
+    )
+
+
+def _normalised(grey: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """N grey corners of one size (N, height, width), each stretched so that paper is
+    white and ink black (a dark card's light ink is turned over)."""
+    bounds = _stretch_bounds(grey)
     lo = bounds[:, 0]
     span = np.maximum(bounds[:, 1] - lo, 1.0)
+    # float32 throughout, as one corner's arithmetic with Python floats gives it
     out = np.clip(
         (grey.astype(np.float32) - lo.astype(np.float32)[:, None, None])
         * (255.0 / span).astype(np.float32)[:, None, None],
@@ -175,15 +136,31 @@ def corner_inputs(patches: list[Image]) -> NDArray[np.float32]:
         255,
     )
     h, w = out.shape[1:]
-    inner = out[:, h // 10 : h // 2, w // 6 : (5 * w) // 6].reshape(n, -1)
-    i, j = (inner.shape[1] - 1) // 2, inner.shape[1] // 2
-    part = np.partition(inner, (i, j), axis=1)
-    dark = (part[:, i] + part[:, j]) / 2 < 110.0  # dark cards: their ink is the light print
+    inner = out[:, h // 10 : h // 2, w // 6 : (5 * w) // 6]  # the card's own paper and index
+    dark = _medians(inner.reshape(len(out), -1)) < 110.0  # a dark card: its ink is the print
     out[dark] = 255.0 - out[dark]
-    norm = np.asarray(out, np.uint8)
-    return np.stack([cv2.resize(g, INPUT_SIZE, interpolation=cv2.INTER_AREA) for g in norm]).astype(
-        np.float32
-    ) / np.float32(255.0)
+    return np.asarray(out, np.uint8)
+
+
+def corner_input(patch: Image) -> NDArray[np.float32]:
+    """The network's input for one rectified index corner (BGR or grey): the corner
+    stretched (:func:`_normalised`), resized to :data:`INPUT_SIZE`, scaled to 0 … 1."""
+    one: NDArray[np.float32] = corner_inputs([patch])[0]
+    return one
+
+
+def corner_inputs(patches: list[Image]) -> NDArray[np.float32]:
+    """:func:`corner_input` of each corner (N, height, width). Corners of one size (as
+    :func:`~drivers.camera.recognizer.index_patches` cuts them) are stretched together:
+    on the real photographs' index corners, 28 microseconds a corner where one by one
+    took 72."""
+    greys = [_grey(p) for p in patches]
+    if len({g.shape for g in greys}) == 1:
+        norms = list(_normalised(np.stack(greys)))
+    else:
+        norms = [_normalised(g[None])[0] for g in greys]
+    small = [cv2.resize(g, INPUT_SIZE, interpolation=cv2.INTER_AREA) for g in norms]
+    return np.stack(small).astype(np.float32) / np.float32(255.0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1972,7 +1972,7 @@ _NO_CORNER = CornerRead(NO_INDEX, 0.0, 0, 0.0, None)
 
 @dataclass(frozen=True, slots=True)
 class _Guess:
-    """One guessed index corner read (:meth:`Recognizer._index_corner`): its card's guessed
+    """One guessed index corner read (:meth:`Recognizer._settle_corner`): its card's guessed
     quad and rank glyph's centre, the reader's read (its ink measured where its leads could
     settle a card with the corner opposite), and the card it settles alone (None where it
     settles none) with the confidence."""
@@ -2740,21 +2740,14 @@ class Recognizer:
         reads += self._paired_corners(frame, guessed, squash)
         return self._place_indices(reads, known, out, card_h, frame.shape[1], frame.shape[0])
 
-    def _index_corner(
-        self, frame: Image, quad: NDArray[np.float64], centre: Point, k: float
-    ) -> _Guess | None:
-        """A guessed card's index corner read (:meth:`_single_corner`), the guess scaled by
-        ``k`` about its rank glyph's centre: the card it names alone, if any, or None where it
-        shows no index. Its ink is measured where its leads could settle a card with the
-        corner opposite (:data:`PAIR_LEADS`)."""
-        return next(self._index_corners(frame, quad, centre, (k,)))
-
     def _index_corners(
         self, frame: Image, quad: NDArray[np.float64], centre: Point, scales: Sequence[float]
     ) -> Iterator[_Guess | None]:
-        """:meth:`_index_corner` at each of ``scales`` in turn, the reader run once for all
-        of them (eight corners of deck F's frame take the reader 0.22 ms each read in one
-        call, 0.38 ms each read one by one); each read is settled only when asked for."""
+        """A guessed card's index corner read at each of ``scales`` in turn, the guess
+        scaled about its rank glyph's centre (:meth:`_settle_corner`): the card it names
+        alone, if any, or None where it shows no index. The reader reads all of them in one
+        call (eight corners of deck F's frame take it 0.22 ms each read in one call, 0.38
+        ms each read one by one); each read is settled only when asked for."""
         assert self.reader is not None
         p = self.profile
         pt = np.array(centre)
@@ -2774,9 +2767,11 @@ class Recognizer:
         read: CornerRead,
         size: float,
     ) -> _Guess | None:
-        """:meth:`_index_corner` for the corner ``patch`` of the guessed card ``quad``, as
-        the reader read it (``read``, its ink not measured); ``size``: the effective size of
-        the card first guessed there (:attr:`_Guess.size`)."""
+        """The guessed card ``quad``'s index corner ``patch`` read (:meth:`_single_corner`), as
+        the reader read it (``read``, its ink not measured): the card it names alone, if
+        any, or None where it shows no index. Its ink is measured where its leads could
+        settle a card with the corner opposite (:data:`PAIR_LEADS`). ``size``: the
+        effective size of the card first guessed there (:attr:`_Guess.size`)."""
         if read.rank == NO_INDEX:
             return None
         # the most the leads can show, the colour's ink measured

@@ -152,7 +152,7 @@ def test_a_flat_topped_three_shows_a_threes_pips_and_is_never_read_as_a_five(
     frame = read_image(real_photo("amm_IMG_20220921_200817.jpg"))
     quad = np.array([[48.2, 165.5], [509.4, 250.2], [390.8, 895.8], [-70.4, 811.1]])
     assert recognizer._shows_three(frame, quad, 0)
-    guess = recognizer._index_corner(frame, quad, (100.0, 230.0), 1.0)
+    guess = next(recognizer._index_corners(frame, quad, (100.0, 230.0), (1.0,)))
     assert guess is not None and guess.card != Card.parse("5S")
     assert Card.parse("5S") not in _read(recognizer, "amm_IMG_20220921_200817.jpg")
 
@@ -197,7 +197,7 @@ def test_guessed_corners_read_together_settle_as_read_one_by_one(
     named = 0
     for quad, centre in guesses[:12]:
         together = list(recognizer._index_corners(frame, quad, centre, scales))
-        alone = [recognizer._index_corner(frame, quad, centre, k) for k in scales]
+        alone = [next(recognizer._index_corners(frame, quad, centre, (k,))) for k in scales]
         assert len(together) == len(alone) == len(scales)
         for a, b in zip(together, alone, strict=True):
             assert (a is None) == (b is None)

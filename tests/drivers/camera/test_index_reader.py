@@ -174,7 +174,7 @@ def test_ink_colour_is_measured_against_the_paper_and_grey_frames_are_known() ->
 
 
 def test_the_corner_is_stretched_between_the_same_percentiles_numpy_gives() -> None:
-    from drivers.camera.reader import _median, _stretch_bounds
+    from drivers.camera.reader import _medians, _stretch_bounds
 
     rng = np.random.default_rng(3)
     for _ in range(300):
@@ -183,9 +183,27 @@ def test_the_corner_is_stretched_between_the_same_percentiles_numpy_gives() -> N
         if rng.random() < 0.3:
             grey[:] = np.clip(grey // 40 * 40, 0, 255)  # few levels: ties at the percentiles
         lo, hi = np.percentile(grey, (2, 98))
-        assert _stretch_bounds(grey) == (float(lo), float(hi))
+        assert _stretch_bounds(grey[None]).tolist() == [[float(lo), float(hi)]]
         values = grey.astype(np.float32) * np.float32(1.37)
-        assert _median(values) == float(np.median(values))
+        assert float(_medians(values.reshape(1, -1))[0]) == float(np.median(values))
+        # several images of one size at once: each as alone
+        many = rng.integers(0, 256, (4, h, w), dtype=np.uint8)
+        expected = [[float(v) for v in np.percentile(g, (2, 98))] for g in many]
+        assert _stretch_bounds(many).tolist() == expected
+
+
+def _stretched_by_numpy(patch: np.ndarray) -> np.ndarray:
+    """The network's input for one corner as NumPy's own percentile and median give it:
+    stretched between its 2nd and 98th percentiles, turned over where the middle of its
+    index area is dark, resized and scaled to 0 … 1."""
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+    lo, hi = (float(v) for v in np.percentile(grey, (2, 98)))
+    out = np.clip((grey.astype(np.float32) - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255)
+    h, w = out.shape
+    if np.median(out[h // 10 : h // 2, w // 6 : (5 * w) // 6]) < 110.0:
+        out = 255.0 - out
+    small = cv2.resize(out.astype(np.uint8), INPUT_SIZE, interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / np.float32(255.0)
 
 
 def test_corners_read_together_are_stretched_exactly_as_one_by_one() -> None:
@@ -202,6 +220,7 @@ def test_corners_read_together_are_stretched_exactly_as_one_by_one() -> None:
                 patch[:] = patch // 3  # a dark card: its light print is the ink
         one_by_one = np.stack([corner_input(p) for p in patches])
         assert np.array_equal(corner_inputs(patches), one_by_one)
+        assert np.array_equal(one_by_one, np.stack([_stretched_by_numpy(p) for p in patches]))
     # corners of several sizes are read one by one
     mixed = [np.full((55, 34, 3), 200, np.uint8), np.full((40, 30, 3), 90, np.uint8)] * 3
     assert np.array_equal(corner_inputs(mixed), np.stack([corner_input(p) for p in mixed]))
