@@ -8,10 +8,14 @@ import pytest
 import drivers.camera.recognizer as recognizer_module
 from controller.cards import Card
 from drivers.camera.imageio import read_image
+from drivers.camera.reader import RANK_LEAD, SUIT_LEAD, CornerRead
 from drivers.camera.recognizer import (
+    GREY_SINGLE,
+    INDEX_BLACK_SIDE,
     INDEX_PIPS_CHECKED,
     INDEX_RANK_AT,
     INDEX_STEP,
+    LEARNED_SINGLE,
     Recognizer,
     Status,
     frame_squash,
@@ -223,6 +227,49 @@ def _drawn_index(
     return frame, _upright(left, top, width)
 
 
+def test_an_index_alone_on_its_paper_is_tried_before_one_amid_other_ink(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # two drawn indices alike, the first (left) amid a knitted blanket's loops (blocks of
+    # ink around it, inside its index box), the second alone on its paper: the second is
+    # guessed first; ordered by the rank-over-suit ratio alone, the first would be
+    frame, _ = _drawn_index(60, 60, 160, 600)
+    clean, card = _drawn_index(60, 330, 160, 600)
+    frame[:, 300:] = clean[:, 300:]
+    height = 160 / ASPECT
+    rx, ry = 60 + INDEX_RANK_AT[0] * 160, 60 + INDEX_RANK_AT[1] * height
+    for dx, dy in ((-14, -18), (-14, 6), (-14, 32), (22, -18), (22, 6), (22, 32)):
+        x, y = round(rx + dx), round(ry + dy)
+        frame[y - 4 : y + 4, x - 4 : x + 4] = 20
+
+    def places() -> tuple[int, int, list[np.ndarray]]:
+        guesses = index_hypotheses(frame, height, 1.0, [], ASPECT)
+        centres = [c for _, c in guesses]
+        cluttered = [i for i, (x, y) in enumerate(centres) if np.hypot(x - rx, y - ry) < 4]
+        alone = [i for i, (x, _) in enumerate(centres) if x > 300]
+        assert cluttered and alone, centres
+        return cluttered[0], alone[0], [q for q, _ in guesses]
+
+    cluttered, alone, quads = places()
+    assert alone == 0 < cluttered
+    assert np.abs(quads[0] - card).max() < 0.1 * height
+    monkeypatch.setattr(recognizer_module, "INDEX_CLUTTER", 0.0)
+    cluttered, alone, _ = places()
+    assert cluttered < alone
+
+
+def test_a_knitted_blankets_loops_do_not_take_the_tries_from_real_indices(
+    recognizer: Recognizer,
+) -> None:
+    # a webcam's fan on a knitted blanket as light as the cards: no outline is found, and
+    # the loops give hundreds of ink pairs like an index; those whose index box stands
+    # clear of other ink are read first, so the four and five of hearts read within the
+    # tries
+    cards = set(_read(recognizer, "amm_WIN_20240627_12_31_10_Pro.jpg"))
+    assert cards <= _cards("4S 4H 5D 6C TH TD")
+    assert _cards("4H 5D") <= cards
+
+
 def test_a_card_reaching_beyond_the_frame_is_guessed_from_its_index_inside_it() -> None:
     # a close-up, or a card at the edge of the camera's view: the card runs off the frame's
     # bottom, its index corner is inside
@@ -326,3 +373,35 @@ def test_a_card_whose_outline_is_lost_in_a_blanket_is_read_from_its_two_indices(
     assert Card.parse("6D") in _read(recognizer, name)
     monkeypatch.setattr(recognizer_module, "PAIR_LEADS", recognizer_module.LEARNED_SINGLE)
     assert Card.parse("6D") not in _read(recognizer, name)
+
+
+def test_one_corner_on_a_greyscale_frame_settles_its_card_by_shape_with_stricter_leads(
+    recognizer: Recognizer,
+) -> None:
+    # no ink colour says red or black: the suit must lead all three others by its shape,
+    # both leads GREY_SINGLE times what one corner needs on a colour frame
+    frame = np.full((400, 400, 3), 200, np.uint8)
+    quad = _upright(100, 50, 140)
+    need = GREY_SINGLE * LEARNED_SINGLE
+    heart = int(Card.parse("7H").suit)
+
+    def grey(rank_lead: float, suit_lead: float, size: float = 140.0) -> Card | None:
+        read = CornerRead(int(Card.parse("7H").rank), rank_lead, heart, suit_lead, False)
+        guess = recognizer._settle_corner(frame, quad, (114.0, 73.0), frame, read, size, True)
+        return None if guess is None else guess.card
+
+    assert grey(need * RANK_LEAD, need * SUIT_LEAD) == Card.parse("7H")  # ink black: grey
+    assert grey(0.95 * need * RANK_LEAD, need * SUIT_LEAD) is None
+    assert grey(need * RANK_LEAD, 0.95 * need * SUIT_LEAD) is None
+    # a card guessed too small to show any suit symbol reliably
+    assert grey(need * RANK_LEAD, need * SUIT_LEAD, INDEX_BLACK_SIDE - 1) is None
+
+
+def test_a_greyscale_photographs_card_is_read_from_its_one_index_corner(
+    recognizer: Recognizer,
+) -> None:
+    # phone photographs stored grey, each of one card whose outline is not found whole (a
+    # close-up running off the frame, a card half in shade): one index corner alone reads
+    # it, by the suit's shape
+    assert _read(recognizer, "amm_IMG_20220921_200222.jpg") == [Card.parse("AH")]
+    assert _read(recognizer, "amm_IMG_20220921_201535.jpg") == [Card.parse("4H")]
