@@ -2,6 +2,8 @@
 ink: a rank glyph over a suit symbol, the card guessed around it, read by the learned
 reader from that one corner."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,7 @@ from drivers.camera.recognizer import (
     frame_squash,
     index_hypotheses,
     locate,
+    restretched,
 )
 from tests.support.real_cards import real_photo
 
@@ -369,7 +372,10 @@ def test_a_card_whose_outline_is_lost_in_a_blanket_is_read_from_its_two_indices(
     # a webcam frame of cards on a pale knitted blanket: the six of diamonds' outline is
     # lost in the blanket; its two index corners, guessed around their glyphs at opposite
     # corners of one card, name it together, neither alone with the leads one corner needs
+    # as the frame's squash guesses them (guessed again unsquashed, one alone reads it too)
     name = "amm_WIN_20240627_12_05_26_Pro.jpg"
+    assert Card.parse("6D") in _read(recognizer, name)
+    monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_DOUBT", math.inf)
     assert Card.parse("6D") in _read(recognizer, name)
     monkeypatch.setattr(recognizer_module, "PAIR_LEADS", recognizer_module.LEARNED_SINGLE)
     assert Card.parse("6D") not in _read(recognizer, name)
@@ -405,3 +411,34 @@ def test_a_greyscale_photographs_card_is_read_from_its_one_index_corner(
     # it, by the suit's shape
     assert _read(recognizer, "amm_IMG_20220921_200222.jpg") == [Card.parse("AH")]
     assert _read(recognizer, "amm_IMG_20220921_201535.jpg") == [Card.parse("4H")]
+
+
+@pytest.mark.parametrize("squash", [1.5, 0.7])
+def test_a_card_guessed_on_a_frame_taken_as_squashed_is_guessed_again_unsquashed(
+    squash: float,
+) -> None:
+    # the same index pair guessed with the frame's squash misjudged, then guessed again
+    # as the camera's own proportions place it: the card guessed with no squash at all
+    frame, card = _drawn_index(100, 150, 200, 500)
+    height = 200 / ASPECT
+    plain = index_hypotheses(frame, height, 1.0, [], ASPECT)[0]
+    for quad, centre in index_hypotheses(frame, 0.0, squash, [], ASPECT):
+        if np.hypot(centre[0] - plain[1][0], centre[1] - plain[1][1]) < 1:
+            again = restretched(quad, centre, squash, 1.0, ASPECT)
+            assert np.abs(again - plain[0]).max() < 1e-6
+            assert np.abs(again - card).max() < 0.1 * height
+            assert np.abs(restretched(again, centre, 1.0, squash, ASPECT) - quad).max() < 1e-6
+            break
+    else:
+        pytest.fail("the index pair was not guessed on the squashed frame")
+
+
+def test_a_close_ups_card_is_read_where_its_cut_outlines_misjudge_the_squash(
+    recognizer: Recognizer,
+) -> None:
+    # a phone close-up on light wood, every outline cut by the frame's edge: they take the
+    # frame for squashed (1.38), and the two of hearts' index, guessed so, falls short; the
+    # same corner guessed unsquashed reads it
+    cards = set(_read(recognizer, "amm_IMG_20220921_194145.jpg"))
+    assert cards <= _cards("2H 7D 9D")
+    assert Card.parse("2H") in cards

@@ -233,23 +233,35 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     wait_for(lambda: chrome.find_elements(By.ID, "dispute"), 10, "the dispute replay")
 
     def where() -> tuple[str, str, str]:
-        step = chrome.find_element(By.ID, "replay-where").get_attribute("data-step")
-        text = chrome.find_element(By.ID, "step-text").text
-        return step, text, phase(chrome)
+        # read in the page at once: the panel may be drawn again between two lookups
+        step, text = chrome.execute_script(
+            "const w = document.getElementById('replay-where');"
+            "const t = document.getElementById('step-text');"
+            "return [w ? w.dataset.step : '', t ? t.innerText : ''];"
+        )
+        return str(step), str(text), phase(chrome)
+
+    def can_step() -> bool:
+        return bool(
+            chrome.execute_script(
+                "const b = document.getElementById('replay-next'); return !!b && !b.disabled"
+            )
+        )
 
     seen = [where()]
     sources: set[str] = set()
     cards_at: list[int] = []
     for _ in range(200):  # bounded: the round has fewer steps
-        nxt = chrome.find_element(By.ID, "replay-next")
-        if not nxt.is_enabled():
+        if not can_step():
             break
-        nxt.click()
+        click(chrome, "#replay-next", "the replay's next step")
         seen.append(where())
-        sources |= {
-            e.get_attribute("data-source")
-            for e in chrome.find_elements(By.CSS_SELECTOR, "[data-action][data-source]")
-        }
+        sources |= set(
+            chrome.execute_script(
+                "return [...document.querySelectorAll('[data-action][data-source]')]"
+                ".map((e) => e.dataset.source)"
+            )
+        )
         cards_at.append(len(chrome.find_elements(By.CSS_SELECTOR, ".layout [data-card]")))
     steps = [int(s) for s, _, _ in seen]
     assert steps == list(range(1, len(steps) + 1)) and len(steps) > 10, steps
@@ -257,7 +269,7 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     assert {"shoe", "pit manager"} <= sources, sources  # dealt cards and the correction
     assert max(cards_at) >= 4 and cards_at[-1] == 0, cards_at  # the layout at each step
     # back one step: the same step as before
-    chrome.find_element(By.ID, "replay-prev").click()
+    click(chrome, "#replay-prev", "the replay's step back")
     assert where() == seen[-2]
     # the export: a scenario file that plays to the journal's result
     href = chrome.find_element(By.ID, "replay-export").get_attribute("href")
