@@ -2795,6 +2795,22 @@ class Recognizer:
                 ahead.update(zip(chunk, zip(patches, reads, strict=True), strict=True))
             return ahead.pop(i)
 
+        def short(guess: _Guess) -> bool:
+            """Whether a guess is promising, its leads short of settling a card."""
+            return guess.card is None and INDEX_PROMISING <= guess.share < 1.0
+
+        def better(guess: _Guess, others: Iterator[_Guess | None]) -> _Guess:
+            """``guess`` or the best of ``others`` (read in turn, each a try, until one
+            settles a card)."""
+            nonlocal tries
+            for other in others:
+                tries += 1
+                if other is not None and other.share > guess.share:
+                    guess = other
+                if guess.card is not None:
+                    break
+            return guess
+
         for i, (quad, centre) in enumerate(hyps):
             if tries >= MAX_INDEX_TRIES:
                 break
@@ -2811,37 +2827,16 @@ class Recognizer:
             tries += 1
             if guess is None:
                 continue
-            if guess.card is None and INDEX_PROMISING <= guess.share < 1.0:
-                # promising, the leads short: the card a little smaller and larger
-                for other in self._index_corners(frame, quad, centre, INDEX_RESCALE, grey):
-                    tries += 1
-                    if other is not None and other.share > guess.share:
-                        guess = other
-                    if guess.card is not None:
-                        break
-            if (
-                guess.card is None
-                and INDEX_PROMISING <= guess.share < 1.0
-                and abs(math.log(squash)) > INDEX_SQUASH_DOUBT
-            ):
+            if short(guess):  # promising, the leads short: the card smaller and larger
+                guess = better(guess, self._index_corners(frame, quad, centre, INDEX_RESCALE, grey))
+            if short(guess) and abs(math.log(squash)) > INDEX_SQUASH_DOUBT:
                 # still short, on a frame taken as squashed: perhaps it is not (its squash
                 # measured on outlines cut by the frame's edge, or seen in perspective)
                 alt = restretched(quad, centre, squash, 1.0, p.aspect)
                 scales = (1.0, *INDEX_RESCALE)
-                for other in self._index_corners(frame, alt, centre, scales, grey):
-                    tries += 1
-                    if other is not None and other.share > guess.share:
-                        guess = other
-                    if guess.card is not None:
-                        break
-            if guess.card is None and INDEX_PROMISING <= guess.share < 1.0:
-                # still short: the best guess so far moved a little each way
-                for other in self._shifted_corners(frame, guess.quad, guess.centre, grey):
-                    tries += 1
-                    if other is not None and other.share > guess.share:
-                        guess = other
-                    if guess.card is not None:
-                        break
+                guess = better(guess, self._index_corners(frame, alt, centre, scales, grey))
+            if short(guess):  # still short: the best guess so far moved a little each way
+                guess = better(guess, self._shifted_corners(frame, guess.quad, guess.centre, grey))
             guessed.append(guess)
             if guess.card is None:
                 continue
