@@ -1587,31 +1587,19 @@ def index_hypotheses(
     # INDEX_CLUTTER_POOL of them, each placed as its card's index corner
     pool = np.argsort(np.abs(np.log(ratio[ri, si] / 1.36)), kind="stable")[:INDEX_CLUTTER_POOL]
     ri, si = ri[pool], si[pool]
-    down = d[ri, si] / dist[ri, si][:, None]
-    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
-    ht = height[ri, si]
-    wd = ht * aspect
-    corner = c[ri] - INDEX_RANK_AT[0] * wd[:, None] * right - INDEX_RANK_AT[1] * ht[:, None] * down
-
-    def on_card(u: NDArray[np.float64], v: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Points at shares (u, v) of each pair's card's width and height, on the frame."""
-        p: NDArray[np.float64] = (
-            corner[:, None, :] + (u[None, :] * wd[:, None])[..., None] * right[:, None, :]
-        )
-        p += (v[None, :] * ht[:, None])[..., None] * down[:, None, :]
-        p[..., 1] *= squash
-        return p
+    cards = _cards_around(c[ri], d[ri, si], aspect)
 
     # the index box must lie on the frame (a card may reach beyond it: a close-up)
-    index = on_card(shares[:, 0], shares[:, 1])
-    margin = (0.02 * ht)[:, None]
+    index = _on_cards(cards, shares[:, 0], shares[:, 1], squash)
+    margin = (0.02 * cards[3])[:, None]
     on_frame = ~(
         (index.min(axis=1) < -margin).any(axis=1)
         | (index[..., 0] > fw - 1 + margin).any(axis=1)
         | (index[..., 1] > fh - 1 + margin).any(axis=1)
     )
     # clutter: the share of the index box that other ink components cover
-    samples = on_card(x0 + _BOX_GRID[:, 0] * (x1 - x0), y0 + _BOX_GRID[:, 1] * (y1 - y0))
+    grid_u, grid_v = x0 + _BOX_GRID[:, 0] * (x1 - x0), y0 + _BOX_GRID[:, 1] * (y1 - y0)
+    samples = _on_cards(cards, grid_u, grid_v, squash)
     px = np.clip(np.round((samples[..., 0] + 0.5) / sx - 0.5).astype(np.intp), 0, ink.shape[1] - 1)
     py = np.clip(np.round((samples[..., 1] + 0.5) / sy - 0.5).astype(np.intp), 0, ink.shape[0] - 1)
     lab = labels[py, px]
@@ -1621,42 +1609,66 @@ def index_hypotheses(
     key = np.abs(np.log(ratio[ri, si] / 1.36)) + INDEX_CLUTTER * clutter
     kept = np.flatnonzero(on_frame)
     order = kept[np.argsort(key[kept], kind="stable")][:MAX_INDEX_PAIRS]
-    quads = np.stack(
-        [
-            corner,
-            corner + wd[:, None] * right,
-            corner + (wd[:, None] * right + ht[:, None] * down),
-            corner + ht[:, None] * down,
-        ],
-        axis=1,
-    )[order]
-    quads[..., 1] *= squash
+    quads = _on_cards(cards, *_CARD_CORNERS, squash)[order]
     centres_out = c[ri[order]] * np.array([1.0, squash])
     return [(q, (float(x), float(y))) for q, (x, y) in zip(quads, centres_out, strict=True)]
 
 
 def restretched(
-    quad: NDArray[np.float64], centre: Point, squash: float, new: float, aspect: float
+    quad: NDArray[np.float64], centre: Point, new: float, aspect: float
 ) -> NDArray[np.float64]:
-    """The card :func:`index_hypotheses` guesses around an index pair on a frame stretched
-    by ``squash``, guessed again as though it were stretched by ``new``: the same rank
+    """The card :func:`index_hypotheses` guessed around an index pair (``quad``, on the
+    frame), guessed again as though the frame were stretched by ``new``: the same rank
     glyph's centre (``centre``) and suit symbol's (where ``quad``'s height puts it), the
     card's proportions and size taken in the world that ``new`` makes of the frame."""
     rank = np.array(centre, np.float64)
-    suit = rank + INDEX_STEP * (quad[3] - quad[0])
     world = np.array([1.0, 1.0 / new])
-    d = (suit - rank) * world
-    dist = max(float(np.hypot(d[0], d[1])), 1e-6)
-    down = d / dist
-    right = np.array([down[1], -down[0]])
+    step = INDEX_STEP * (quad[3] - quad[0]) * world  # from the rank to the suit symbol
+    cards = _cards_around(rank[None] * world, step[None], aspect)
+    out: NDArray[np.float64] = _on_cards(cards, *_CARD_CORNERS, new)[0]
+    return out
+
+
+#: a card's corners as shares of its width and height, clockwise from its top-left
+_CARD_CORNERS = (np.array([0.0, 1.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0, 1.0]))
+
+#: cards placed around index pairs (:func:`_cards_around`): each one's top-left corner, its
+#: right and down unit vectors, its height and its width, in the world's proportions
+_Cards = tuple[
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+]
+
+
+def _cards_around(rank: NDArray[np.float64], step: NDArray[np.float64], aspect: float) -> _Cards:
+    """The cards whose index pairs have their rank glyphs' centres at ``rank`` (P, 2) and
+    their suit symbols' a ``step`` (P, 2) further along the card's down, in the world's
+    proportions: each card's height the step over :data:`INDEX_STEP`, its rank's centre at
+    :data:`INDEX_RANK_AT` of its width and height from its top-left corner."""
+    dist = np.maximum(np.hypot(step[:, 0], step[:, 1]), 1e-6)
+    down = step / dist[:, None]
+    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
     ht = dist / INDEX_STEP
     wd = ht * aspect
-    corner = rank * world - INDEX_RANK_AT[0] * wd * right - INDEX_RANK_AT[1] * ht * down
-    out = np.array(
-        [corner, corner + wd * right, corner + wd * right + ht * down, corner + ht * down]
+    corner = rank - INDEX_RANK_AT[0] * wd[:, None] * right - INDEX_RANK_AT[1] * ht[:, None] * down
+    return corner, right, down, ht, wd
+
+
+def _on_cards(
+    cards: _Cards, u: NDArray[np.float64], v: NDArray[np.float64], squash: float
+) -> NDArray[np.float64]:
+    """Points (P, N, 2) at shares (``u``, ``v``: N each) of each card's width and height, on
+    a frame stretched by ``squash``."""
+    corner, right, down, ht, wd = cards
+    p: NDArray[np.float64] = (
+        corner[:, None, :] + (u[None, :] * wd[:, None])[..., None] * right[:, None, :]
     )
-    out[:, 1] *= new
-    return out
+    p += (v[None, :] * ht[:, None])[..., None] * down[:, None, :]
+    p[..., 1] *= squash
+    return p
 
 
 _EDGE_T = np.linspace(0.14, 0.86, 12)  # where along each side its edge is measured
@@ -2832,7 +2844,7 @@ class Recognizer:
             if short(guess) and abs(math.log(squash)) > INDEX_SQUASH_DOUBT:
                 # still short, on a frame taken as squashed: perhaps it is not (its squash
                 # measured on outlines cut by the frame's edge, or seen in perspective)
-                alt = restretched(quad, centre, squash, 1.0, p.aspect)
+                alt = restretched(quad, centre, 1.0, p.aspect)
                 scales = (1.0, *INDEX_RESCALE)
                 guess = better(guess, self._index_corners(frame, alt, centre, scales, grey))
             if short(guess):  # still short: the best guess so far moved a little each way

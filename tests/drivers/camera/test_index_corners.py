@@ -426,10 +426,10 @@ def test_a_card_guessed_on_a_frame_taken_as_squashed_is_guessed_again_unsquashed
     plain = index_hypotheses(frame, height, 1.0, [], ASPECT)[0]
     for quad, centre in index_hypotheses(frame, 0.0, squash, [], ASPECT):
         if np.hypot(centre[0] - plain[1][0], centre[1] - plain[1][1]) < 1:
-            again = restretched(quad, centre, squash, 1.0, ASPECT)
+            again = restretched(quad, centre, 1.0, ASPECT)
             assert np.abs(again - plain[0]).max() < 1e-6
             assert np.abs(again - card).max() < 0.1 * height
-            assert np.abs(restretched(again, centre, 1.0, squash, ASPECT) - quad).max() < 1e-6
+            assert np.abs(restretched(again, centre, squash, ASPECT) - quad).max() < 1e-6
             break
     else:
         pytest.fail("the index pair was not guessed on the squashed frame")
