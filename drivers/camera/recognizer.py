@@ -63,6 +63,7 @@ __all__ = [
     "SMALL_SUIT_MARGIN",
     "SMALL_SUIT_SIDE",
     "FrameRecognition",
+    "IndexInk",
     "IndexRead",
     "Located",
     "Quad",
@@ -78,6 +79,7 @@ __all__ = [
     "find_shapes",
     "frame_squash",
     "index_hypotheses",
+    "index_ink",
     "index_patches",
     "locate",
     "measure_quads",
@@ -1391,7 +1393,10 @@ INDEX_PROMISING = 0.5
 #: with its card guessed as the camera's own proportions place it (a squash of 1), at each
 #: of the scales in turn (:func:`restretched`): a close-up's outlines, all cut by the
 #: frame's edge, or cards seen in perspective, misjudge the squash. On the standard decks
-#: 8 cards more, none wrong (deck A's close-ups 2, deck F's layout 3)
+#: 8 cards more, none wrong (deck A's close-ups 2, deck F's layout 3). Where the frame's
+#: squash was probed (:data:`SQUASH_TRUSTED`) and the probe chose another than its outlines
+#: gave, the corner is also guessed at theirs: 2 cards more, none wrong (with the probe,
+#: the retries at 1 read 3 more)
 INDEX_SQUASH_DOUBT = 0.05
 #: a promising guessed corner still short of the leads after all that is read again with
 #: its best guess moved by this share of the card's width left and right, then of its
@@ -1476,6 +1481,42 @@ _BOX_GRID = np.stack(
 )  # where in an index box its clutter is sampled: 8 x 8 places, as shares of its sides
 
 
+#: where fewer clean outlines than this give the frame's squash (:func:`frame_squash`),
+#: the index search probes it by reading (:meth:`Recognizer._probed_squash`). A few
+#: outlines misjudge it: two cards lying edge to edge make one wide outline, a close-up's
+#: outlines are cut by the frame's edge, and a frame with none says nothing (deck C's
+#: webcam frames, exported squashed to 640 x 640, show the world about 1.55 times taller:
+#: their clean outlines, one by one, gave 0.5 to 2). The standard decks read 691 cards
+#: without probing; probing below 3, 5 and 6 outlines 756, 766 and 767; on every frame 765
+SQUASH_TRUSTED = 6
+#: the squashes probed, besides the one the outlines give: 0.5 to 2, each about 19 % from
+#: the next (5 of them, 41 % apart, read 12 cards fewer; 13 of them, 4 fewer)
+SQUASH_PROBED = tuple(float(x) for x in np.geomspace(0.5, 2.0, 9))
+#: how many of each probed squash's most plausible guesses are read (8 read 19 cards
+#: fewer, 24 read 3 fewer)
+SQUASH_PROBE = 16
+#: a club or a spade settled by one guessed index corner must still be read so, with this
+#: share of one corner's leads (:func:`_single_share`), from the index box shrunk to
+#: :data:`LEARNED_ZOOM` about the card's corner (:meth:`Recognizer._zoom_agrees`): a
+#: webcam's eight of clubs, its corner's club blurred into a spade's shape, was read as a
+#: spade at 1.05 of the leads, and at 0.17 zoomed (at 0.75 of the box, as a club). On the
+#: standard decks 2 cards fewer at 0.3, none at 0.2; the eight of clubs read wrong at 0.1,
+#: and at 0.8 of the box. Red suits are not asked: their ink settles the colour, and a heart
+#: and a diamond do not blur into each other (asked of all suits, 13 cards fewer)
+ZOOM_AGREE = 0.3
+
+
+def _typical_height(taken: Sequence[NDArray[np.float32]], squash: float) -> float:
+    """The typical card's height in the world's proportions, from the cards read ``taken``
+    on a frame stretched by ``squash``; 0 where none was read."""
+    if not taken:
+        return 0.0
+    world = np.array([1.0, 1.0 / squash])
+    sides = np.array([_sides(q.astype(np.float64) * world) for q in taken])
+    long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
+    return float(np.median(long_sides)) / 2
+
+
 def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
     """How much taller than wide the frame shows the world (1 for a camera's own frames):
     the vertical stretch, from 0.5 to 2, that best makes the cards found whole rectangles of
@@ -1498,27 +1539,28 @@ def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
 _SQUASHES = np.geomspace(0.5, 2.0, 57)  # the stretches tried, about 2.5 % apart
 
 
-def index_hypotheses(
-    frame: Image,
-    card_height: float,
-    squash: float,
-    taken: Sequence[NDArray[np.float32]],
-    aspect: float,
-    box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
-) -> list[tuple[NDArray[np.float64], Point]]:
-    """Whole-card quads guessed from index corners: each pair of ink components that looks
-    like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
-    around it) gives a card whose index that is, lying along the pair's axis, of the height
-    the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
-    card's ``card_height`` (pixels, in the world's proportions; 0 when no card was read:
-    no bound), the frame
-    stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
-    (cards already read) are not looked at. A card may reach beyond the frame (a close-up,
-    or a card at the edge of the camera's view) as long as its index corner, the profile's
-    ``box`` (x0, y0, x1, y1 as shares of the card's width and height), lies inside it: on
-    decks A, C and E that reads 14 cards more, none wrong. Each quad comes with its rank
-    glyph's centre, most plausible first (the ratio nearest its typical, the index box
-    least cluttered by other ink: :data:`INDEX_CLUTTER`), at most :data:`MAX_INDEX_PAIRS`."""
+@dataclass(frozen=True, slots=True)
+class IndexInk:
+    """The ink components a frame shows, where index glyphs are looked for
+    (:func:`index_ink`): each component's box (its width and height) and area in frame
+    pixels, its centre on the frame, and whether it lies inside a card already read; their
+    labels on the frame shrunk by (``sx``, ``sy``)."""
+
+    labels: NDArray[np.int32]
+    w: NDArray[np.float64]
+    h: NDArray[np.float64]
+    area: NDArray[np.float64]  # in shrunk pixels
+    centres: NDArray[np.float64]  # (N + 1, 2): the background's first, as OpenCV gives them
+    inside: NDArray[np.bool_]
+    sx: float
+    sy: float
+    width: int  # the frame's
+    height: int
+
+
+def index_ink(frame: Image, card_height: float, taken: Sequence[NDArray[np.float32]]) -> IndexInk:
+    """The ink components of ``frame`` that index glyphs may be (:func:`index_hypotheses`),
+    looked for around the typical card of ``card_height`` pixels (0: any size)."""
     fh, fw = frame.shape[:2]
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
@@ -1552,16 +1594,59 @@ def index_hypotheses(
     cx = np.clip(np.round(centres[1:, 0]).astype(np.intp), 0, ink.shape[1] - 1)
     cy = np.clip(np.round(centres[1:, 1]).astype(np.intp), 0, ink.shape[0] - 1)
     w, h, area = (stats[1:, i].astype(np.float64) for i in (2, 3, 4))
-    w, h = w * sx, h * sy
-    centres = (centres + 0.5) * np.array([sx, sy]) - 0.5
+    return IndexInk(
+        np.asarray(labels, np.int32),
+        w * sx,
+        h * sy,
+        area,
+        (centres + 0.5) * np.array([sx, sy]) - 0.5,
+        inside[cy, cx] != 0,
+        sx,
+        sy,
+        fw,
+        fh,
+    )
+
+
+def index_hypotheses(
+    frame: Image,
+    card_height: float,
+    squash: float,
+    taken: Sequence[NDArray[np.float32]],
+    aspect: float,
+    box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
+    ink: IndexInk | None = None,
+) -> list[tuple[NDArray[np.float64], Point]]:
+    """Whole-card quads guessed from index corners: each pair of ink components that looks
+    like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
+    around it) gives a card whose index that is, lying along the pair's axis, of the height
+    the pair implies (:data:`INDEX_STEP`), within :data:`INDEX_CARD_SIZE` of the typical
+    card's ``card_height`` (pixels, in the world's proportions; 0 when no card was read:
+    no bound), the frame
+    stretched by ``squash`` (:func:`frame_squash`). Components inside the quads ``taken``
+    (cards already read) are not looked at. A card may reach beyond the frame (a close-up,
+    or a card at the edge of the camera's view) as long as its index corner, the profile's
+    ``box`` (x0, y0, x1, y1 as shares of the card's width and height), lies inside it: on
+    decks A, C and E that reads 14 cards more, none wrong. Each quad comes with its rank
+    glyph's centre, most plausible first (the ratio nearest its typical, the index box
+    least cluttered by other ink: :data:`INDEX_CLUTTER`), at most :data:`MAX_INDEX_PAIRS`.
+
+    ``ink``: the frame's ink components (:func:`index_ink`) where already found (the
+    frame's squash is probed by guessing at several: :meth:`Recognizer._probed_squash`);
+    otherwise they are found here, around ``card_height``."""
+    if ink is None:
+        ink = index_ink(frame, card_height, taken)
+    fh, fw = ink.height, ink.width
+    sx, sy, labels = ink.sx, ink.sy, ink.labels
+    w, h, area = ink.w, ink.h, ink.area
     size = np.maximum(w, h / squash)  # in the world's proportions, as card_height
     lo, hi = (0.05 * card_height, 0.17 * card_height) if card_height else (6.0, min(fh, fw) / 6)
     keep = (size >= lo) & (size <= hi) & (area * sx * sy >= 0.15 * w * h) & (area >= 12)
-    keep &= inside[cy, cx] == 0
+    keep &= ~ink.inside
     idx = np.flatnonzero(keep)
     if len(idx) < 2:
         return []
-    c = centres[idx + 1].astype(np.float64)
+    c = ink.centres[idx + 1].astype(np.float64)
     c[:, 1] /= squash  # the world's proportions
     d = c[None, :, :] - c[:, None, :]  # from a rank (row) to a suit (column)
     dist = np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-6)
@@ -1600,8 +1685,9 @@ def index_hypotheses(
     # clutter: the share of the index box that other ink components cover
     grid_u, grid_v = x0 + _BOX_GRID[:, 0] * (x1 - x0), y0 + _BOX_GRID[:, 1] * (y1 - y0)
     samples = _on_cards(cards, grid_u, grid_v, squash)
-    px = np.clip(np.round((samples[..., 0] + 0.5) / sx - 0.5).astype(np.intp), 0, ink.shape[1] - 1)
-    py = np.clip(np.round((samples[..., 1] + 0.5) / sy - 0.5).astype(np.intp), 0, ink.shape[0] - 1)
+    lh, lw = labels.shape
+    px = np.clip(np.round((samples[..., 0] + 0.5) / sx - 0.5).astype(np.intp), 0, lw - 1)
+    py = np.clip(np.round((samples[..., 1] + 0.5) / sy - 0.5).astype(np.intp), 0, lh - 1)
     lab = labels[py, px]
     own = (lab == 0) | (lab == (idx[ri] + 1)[:, None]) | (lab == (idx[si] + 1)[:, None])
     clutter = 1.0 - own.mean(axis=1)
@@ -2050,8 +2136,12 @@ DENY_SHORT = 3
 #: corner guessed (outline corners and indices found by their ink), the shipped reader
 #: reads none wrong at 3 and one at 2.75 (a webcam's eight of clubs read as a spade); the
 #: reader before it read none wrong at 3 either, and at 2.5 took two pips in a ten of
-#: spades' middle for an ace's index
-LEARNED_SINGLE = 3.0
+#: spades' middle for an ace's index. Since the frame's squash is probed
+#: (:data:`SQUASH_TRUSTED`), 3 reads two aces wrong, each at 1.03 of these leads (a
+#: blanket's loop over a six's club pip, a king's figure over a spade pip); 3.1 none of
+#: them, 7 cards fewer on the standard decks. That eight of clubs, its corner's club
+#: blurred into a spade's shape, reads as a spade at 3.5 too
+LEARNED_SINGLE = 3.1
 #: the ink's redness (:func:`~drivers.camera.reader.ink_redness`) at which a corner's colour
 #: is clear enough that its suit need only lead the other suit of that colour
 #: (:func:`suit_lead`)
@@ -2769,13 +2859,7 @@ class Recognizer:
         # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
         # clean outlines read 28 cards fewer of the standard decks)
         squash = frame_squash(found.cards(), p.aspect)
-        if taken:
-            world = np.array([1.0, 1.0 / squash])
-            sides = np.array([_sides(q.astype(np.float64) * world) for q in taken])
-            long_sides = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3])
-            card_h = float(np.median(long_sides)) / 2
-        else:
-            card_h = 0.0
+        card_h = _typical_height(taken, squash)
         card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
         if left < INDEX_PAPER * (card_area or 600.0):
             return out
@@ -2786,7 +2870,18 @@ class Recognizer:
         # fan's)
         backs = [np.array(r.corners, np.float32) for r in out if r.status is Status.FACE_DOWN]
         outside = [*taken, *backs, *contested]
+        measured = squash
+        if len(found.cards()) < SQUASH_TRUSTED:  # too few outlines to trust their squash
+            squash = self._probed_squash(frame, squash, taken, outside)
+            card_h = _typical_height(taken, squash)
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
+        # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
+        # camera's own, and the outlines' where the probe chose another
+        doubted = [
+            other
+            for other in dict.fromkeys((1.0, measured))
+            if abs(math.log(squash / other)) > INDEX_SQUASH_DOUBT
+        ]
         reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []
         read_quads: list[NDArray[np.float32]] = []
         guessed: list[_Guess] = []  # every corner read, for the pairs of opposite corners
@@ -2841,10 +2936,12 @@ class Recognizer:
                 continue
             if short(guess):  # promising, the leads short: the card smaller and larger
                 guess = better(guess, self._index_corners(frame, quad, centre, INDEX_RESCALE, grey))
-            if short(guess) and abs(math.log(squash)) > INDEX_SQUASH_DOUBT:
+            for other in doubted:
+                if not short(guess):
+                    break
                 # still short, on a frame taken as squashed: perhaps it is not (its squash
                 # measured on outlines cut by the frame's edge, or seen in perspective)
-                alt = restretched(quad, centre, 1.0, p.aspect)
+                alt = restretched(quad, centre, other, p.aspect)
                 scales = (1.0, *INDEX_RESCALE)
                 guess = better(guess, self._index_corners(frame, alt, centre, scales, grey))
             if short(guess):  # still short: the best guess so far moved a little each way
@@ -2856,6 +2953,40 @@ class Recognizer:
             read_quads.append(guess.quad.astype(np.float32))
         reads += self._paired_corners(frame, guessed, squash)
         return self._place_indices(reads, known, out, card_h, frame.shape[1], frame.shape[0])
+
+    def _probed_squash(
+        self,
+        frame: Image,
+        measured: float,
+        taken: Sequence[NDArray[np.float32]],
+        outside: Sequence[NDArray[np.float32]],
+    ) -> float:
+        """The frame's squash as its index corners read best: at ``measured`` (what its
+        outlines gave) and at each of :data:`SQUASH_PROBED`, the :data:`SQUASH_PROBE` most
+        plausible cards guessed around index pairs (:func:`index_hypotheses`, components
+        inside ``outside`` not looked at, the typical card sized from the cards ``taken``)
+        have their corners read in one call; each squash scores the sum of its corners'
+        :func:`_single_share`, each counted up to 1 (a corner settles its card at 1). The
+        best-scoring squash wins; ``measured`` unless another scores more."""
+        assert self.reader is not None
+        p = self.profile
+        squashes = sorted({measured, *SQUASH_PROBED})
+        ink = index_ink(frame, _typical_height(taken, measured), outside)
+        patches: list[Image] = []
+        owner: list[int] = []
+        for j, squash in enumerate(squashes):
+            hyps = index_hypotheses(
+                frame, _typical_height(taken, squash), squash, outside, p.aspect, p.index_box, ink
+            )
+            for quad, _ in hyps[:SQUASH_PROBE]:
+                patches.append(index_patches(frame, quad, p.aspect, p.index_box, (0,))[0])
+                owner.append(j)
+        score = np.zeros(len(squashes))
+        for j, read in zip(owner, self.reader.read(patches, ink=False), strict=True):
+            if read.rank != NO_INDEX:
+                score[j] += min(_single_share(read), 1.0)
+        best = int(np.argmax(score))
+        return squashes[best] if score[best] > score[squashes.index(measured)] else measured
 
     def _index_corners(
         self,
@@ -2942,7 +3073,22 @@ class Recognizer:
             return guess
         if not _suit_shown(card, size):
             return guess
+        if card.suit not in _RED and not self._zoom_agrees(frame, quad, read):
+            return guess
         return _Guess(quad, centre, read, card, conf, size)
+
+    def _zoom_agrees(self, frame: Image, quad: NDArray[np.float64], read: CornerRead) -> bool:
+        """Whether the guessed card ``quad``'s index corner, read as ``read``, reads the same
+        rank and suit from the index box shrunk to :data:`LEARNED_ZOOM` (its glyphs larger
+        in the network's input), with :data:`ZOOM_AGREE` of one corner's leads."""
+        assert self.reader is not None
+        p = self.profile
+        x0, y0, x1, y1 = p.index_box
+        box = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
+        again = self.reader.read(index_patches(frame, quad, p.aspect, box, (0,)), ink=False)[0]
+        return (again.rank, again.suit) == (read.rank, read.suit) and _single_share(
+            again, sure=True
+        ) >= ZOOM_AGREE
 
     def _grey_corner(
         self, frame: Image, quad: NDArray[np.float64], centre: Point, read: CornerRead, size: float

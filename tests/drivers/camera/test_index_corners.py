@@ -3,12 +3,15 @@ ink: a rank glyph over a suit symbol, the card guessed around it, read by the le
 reader from that one corner."""
 
 import math
+import random
 
+import cv2
 import numpy as np
 import pytest
 
 import drivers.camera.recognizer as recognizer_module
-from controller.cards import Card
+from config.camera import ZoneLayout
+from controller.cards import STANDARD_52, Card
 from drivers.camera.imageio import read_image
 from drivers.camera.reader import RANK_LEAD, SUIT_LEAD, CornerRead
 from drivers.camera.recognizer import (
@@ -18,6 +21,7 @@ from drivers.camera.recognizer import (
     INDEX_RANK_AT,
     INDEX_STEP,
     LEARNED_SINGLE,
+    SQUASH_PROBED,
     Recognizer,
     Status,
     frame_squash,
@@ -25,6 +29,7 @@ from drivers.camera.recognizer import (
     locate,
     restretched,
 )
+from simulators.camera.scene import SceneOptions, deal_layout, render_scene
 from tests.support.real_cards import real_photo
 
 ASPECT = 63.0 / 88.0
@@ -37,6 +42,14 @@ def _cards(codes: str) -> set[Card]:
 def _read(recognizer: Recognizer, name: str) -> list[Card]:
     found = recognizer.recognize(read_image(real_photo(name)))
     return [d.card for d in found.detections if d.status is Status.CARD and d.card is not None]
+
+
+def _read_within(recognizer: Recognizer, name: str, listed: str) -> set[Card]:
+    """The cards read on a real photograph, each once, all among those ``listed``."""
+    cards = _read(recognizer, name)
+    assert len(cards) == len(set(cards)), "a card read twice"
+    assert set(cards) <= _cards(listed)
+    return set(cards)
 
 
 def _upright(x: float, y: float, width: float, squash: float = 1.0) -> np.ndarray:
@@ -109,11 +122,13 @@ def test_an_outline_left_unknown_is_searched_for_index_corners(recognizer: Recog
 
 
 def test_a_card_whose_outline_misplaces_its_index_corners_is_read_from_its_ink(
-    recognizer: Recognizer,
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a four of hearts on a knitted blanket: its outline was found, one edge not measured,
     # and its corners read a four of unsure suit; the index found by its ink inside the
-    # outline reads it
+    # outline reads it, the frame's squash as its outlines give it (probed, the frame
+    # reads three other cards and leaves the four unknown)
+    monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
     read = _read(recognizer, "amm_WIN_20240627_12_04_16_Pro.jpg")
     assert Card.parse("4H") in read
     assert set(read) <= _cards("3S 4H 5H 9S AC JC KC TH")
@@ -262,12 +277,14 @@ def test_an_index_alone_on_its_paper_is_tried_before_one_amid_other_ink(
 
 
 def test_a_knitted_blankets_loops_do_not_take_the_tries_from_real_indices(
-    recognizer: Recognizer,
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a webcam's fan on a knitted blanket as light as the cards: no outline is found, and
     # the loops give hundreds of ink pairs like an index; those whose index box stands
     # clear of other ink are read first, so the four and five of hearts read within the
-    # tries
+    # tries (at the squash the blanket's lumps, taken for outlines, give it: probed, the
+    # five alone is read)
+    monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
     cards = set(_read(recognizer, "amm_WIN_20240627_12_31_10_Pro.jpg"))
     assert cards <= _cards("4S 4H 5D 6C TH TD")
     assert _cards("4H 5D") <= cards
@@ -315,7 +332,9 @@ def test_small_cards_guessed_around_their_index_are_read(
 ) -> None:
     # a webcam frame of hearts fanned on the desk: the nine, guessed around its index
     # corner, is under the 80 pixels a card read whole needs, above the 65 a guessed card
-    # needs (its rank and suit were seen as two glyphs of an index's shape)
+    # needs (its rank and suit were seen as two glyphs of an index's shape), at the squash
+    # its outlines give (probed, the nine is guessed larger)
+    monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
     name = "amm_WIN_20240627_12_48_18_Pro.jpg"
     read = _read(recognizer, name)
     assert _cards("9H AH") <= set(read)
@@ -373,7 +392,8 @@ def test_a_card_whose_outline_is_lost_in_a_blanket_is_read_from_its_two_indices(
     # lost in the blanket; its two index corners, guessed around their glyphs at opposite
     # corners of one card, name it together, neither alone with the leads one corner needs
     # as the frame's squash guesses them (guessed again unsquashed or moved a little, one
-    # alone reads it too)
+    # alone reads it too), the squash its two outlines give (probed, the six is left unknown)
+    monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
     name = "amm_WIN_20240627_12_05_26_Pro.jpg"
     assert Card.parse("6D") in _read(recognizer, name)
     monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_DOUBT", math.inf)
@@ -450,12 +470,75 @@ def test_an_index_printed_off_the_typical_place_is_read_with_its_card_moved_a_li
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a webcam's four queens: their index boxes, guessed from where most decks print an
-    # index, fall short of the leads at every scale; the best guess moved by 3 % of the
-    # card's width or height reads two of them
+    # index, fall short of the leads at every scale, at the squash the frame's outlines
+    # give (none: 1); the best guess moved by 3 % of the card's width or height reads two
+    # of them. At the squash probed they read unmoved
     name = "amm_WIN_20240627_17_17_27_Pro.jpg"
-    listed = _cards("QS QH QD QC")
-    cards = set(_read(recognizer, name))
-    assert cards <= listed
-    assert _cards("QD QS") <= cards
+    assert _cards("QD QS") <= _read_within(recognizer, name, "QS QH QD QC")
+    monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
+    assert _cards("QD QS") <= set(_read(recognizer, name))
     monkeypatch.setattr(Recognizer, "_shifted_corners", lambda *_, **__: iter(()))
     assert not _cards("QD QS") & set(_read(recognizer, name))
+
+
+def _stretched(frame: np.ndarray, squash: float) -> np.ndarray:
+    """``frame`` stretched down by ``squash`` (squashed where it is under 1), as an export
+    to another shape does."""
+    h, w = frame.shape[:2]
+    shrink = cv2.INTER_AREA if squash < 1 else cv2.INTER_CUBIC
+    return np.asarray(cv2.resize(frame, (w, round(h * squash)), interpolation=shrink), np.uint8)
+
+
+#: the ratio between neighbouring squashes probed: a probe is right within one of them
+_STEP = SQUASH_PROBED[1] / SQUASH_PROBED[0]
+
+
+@pytest.mark.parametrize("squash", [0.7, 1.0, 1.6])
+def test_a_frames_squash_is_probed_by_how_well_its_index_corners_read(
+    recognizer: Recognizer, layout: ZoneLayout, squash: float
+) -> None:
+    # a dealt table stretched as an export would: told nothing by any outline (1 given),
+    # the squash whose guessed cards read best is the frame's own, within one step
+    rng = random.Random(7)
+    placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:19], rng)[:19]
+    frame = _stretched(render_scene(placements, SceneOptions(), seed=3).image, squash)
+    probed = recognizer._probed_squash(frame, 1.0, [], [])
+    assert squash / _STEP < probed < squash * _STEP
+
+
+def test_a_webcam_export_whose_one_outline_misjudges_its_squash_is_read_by_its_indices(
+    recognizer: Recognizer,
+) -> None:
+    # a webcam frame squashed to 640 x 640 on a light desk: its one clean outline is two
+    # cards lying edge to edge and takes the frame for 0.91, where it shows the world about
+    # 1.5 times taller; the squash its index corners read best at reads six of its seven
+    # cards, the seven of diamonds' outline among them (the ace of hearts alone before)
+    name = "amm_WIN_20240627_12_09_29_Pro.jpg"
+    frame = read_image(real_photo(name))
+    assert frame_squash(locate(frame).cards(), ASPECT) < 1.0
+    assert 1.2 < recognizer._probed_squash(frame, 1.0, [], []) < 1.8
+    assert _cards("2H 7D 8H AH") <= _read_within(recognizer, name, "2H 4C 5C 7D 8H JH AH")
+
+
+@pytest.mark.parametrize("squash", [0.75, 1.25])
+def test_a_photographs_probed_squash_follows_the_photograph_stretched(
+    recognizer: Recognizer, squash: float
+) -> None:
+    # the same webcam export stretched further: its probed squash is stretched with it,
+    # within one step
+    frame = read_image(real_photo("amm_WIN_20240627_12_09_29_Pro.jpg"))
+    plain = recognizer._probed_squash(frame, 1.0, [], [])
+    stretched = recognizer._probed_squash(_stretched(frame, squash), 1.0, [], [])
+    assert squash / _STEP < stretched / plain < squash * _STEP
+
+
+def test_a_club_blurred_into_a_spades_shape_must_stay_one_when_zoomed(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a webcam's eight of clubs, its one visible corner's club blurred into a spade's
+    # shape: read as a spade at 1.05 of one corner's leads, but not from the index box
+    # shrunk about the card's corner; it is left unknown, and nothing is read wrong
+    name = "amm_WIN_20240627_17_12_14_Pro.jpg"
+    assert len(_read_within(recognizer, name, "3S 4S 5S 5C 6S 7S 8C TS TC QS QC AS")) >= 6
+    monkeypatch.setattr(recognizer_module, "ZOOM_AGREE", 0.0)
+    assert Card.parse("8S") in set(_read(recognizer, name))
