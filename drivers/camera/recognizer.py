@@ -1396,8 +1396,14 @@ INDEX_PROMISING = 0.5
 #: 8 cards more, none wrong (deck A's close-ups 2, deck F's layout 3). Where the frame's
 #: squash was probed (:data:`SQUASH_TRUSTED`) and the probe chose another than its outlines
 #: gave, the corner is also guessed at theirs: 2 cards more, none wrong (with the probe,
-#: the retries at 1 read 3 more)
+#: the retries at 1 read 3 more); and on every frame :data:`INDEX_SQUASH_STEPS` probe's
+#: steps either side of the frame's squash
 INDEX_SQUASH_DOUBT = 0.05
+#: how many of the probe's steps (about 19 %, :data:`SQUASH_PROBED`) either side of the
+#: frame's squash a promising corner is also guessed at, as perspective varies the squash
+#: across a frame: at 1, 10 cards more, none wrong (at 2, 6 more; steps of 30 % and 9 %
+#: instead, 2 and 1 more)
+INDEX_SQUASH_STEPS = 1
 #: a promising guessed corner still short of the leads after all that is read again with
 #: its best guess moved by this share of the card's width left and right, then of its
 #: height up and down, in turn until one settles it (:meth:`Recognizer._shifted_corners`):
@@ -2876,10 +2882,14 @@ class Recognizer:
             card_h = _typical_height(taken, squash)
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
         # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
-        # camera's own, and the outlines' where the probe chose another
+        # camera's own, the outlines' where the probe chose another, and one probe's step
+        # either side (perspective varies the squash across a frame)
+        step = SQUASH_PROBED[1] / SQUASH_PROBED[0]
+        steps = range(1, INDEX_SQUASH_STEPS + 1)
+        beside = [squash * step**k for k in steps] + [squash / step**k for k in steps]
         doubted = [
             other
-            for other in dict.fromkeys((1.0, measured))
+            for other in dict.fromkeys((1.0, measured, *beside))
             if abs(math.log(squash / other)) > INDEX_SQUASH_DOUBT
         ]
         reads: list[tuple[Card, float, NDArray[np.float64], Point]] = []

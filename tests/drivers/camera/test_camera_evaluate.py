@@ -165,7 +165,7 @@ def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recog
     # at most one confident-wrong card in a thousand listed
     assert result.overall.wrong <= 1
     # the floor measured so far: found and read cards must not get rarer
-    assert result.overall.right >= 740  # 765 measured, none wrong
+    assert result.overall.right >= 750  # 777 measured, none wrong
 
 
 def test_real_cards_lying_on_one_another_on_a_white_desk_are_found() -> None:

@@ -392,8 +392,10 @@ def test_a_card_whose_outline_is_lost_in_a_blanket_is_read_from_its_two_indices(
     # lost in the blanket; its two index corners, guessed around their glyphs at opposite
     # corners of one card, name it together, neither alone with the leads one corner needs
     # as the frame's squash guesses them (guessed again unsquashed or moved a little, one
-    # alone reads it too), the squash its two outlines give (probed, the six is left unknown)
+    # alone reads it too), the squash its two outlines give (probed, or guessed again a
+    # probe's step either side, the six is left unknown)
     monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
+    monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_STEPS", 0)
     name = "amm_WIN_20240627_12_05_26_Pro.jpg"
     assert Card.parse("6D") in _read(recognizer, name)
     monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_DOUBT", math.inf)
@@ -472,10 +474,12 @@ def test_an_index_printed_off_the_typical_place_is_read_with_its_card_moved_a_li
     # a webcam's four queens: their index boxes, guessed from where most decks print an
     # index, fall short of the leads at every scale, at the squash the frame's outlines
     # give (none: 1); the best guess moved by 3 % of the card's width or height reads two
-    # of them. At the squash probed they read unmoved
+    # of them. At the squash probed, or guessed again a probe's step either side of it,
+    # they read unmoved
     name = "amm_WIN_20240627_17_17_27_Pro.jpg"
     assert _cards("QD QS") <= _read_within(recognizer, name, "QS QH QD QC")
     monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
+    monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_STEPS", 0)
     assert _cards("QD QS") <= set(_read(recognizer, name))
     monkeypatch.setattr(Recognizer, "_shifted_corners", lambda *_, **__: iter(()))
     assert not _cards("QD QS") & set(_read(recognizer, name))
