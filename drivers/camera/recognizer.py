@@ -1498,6 +1498,8 @@ SQUASH_TRUSTED = 6
 #: the squashes probed, besides the one the outlines give: 0.5 to 2, each about 19 % from
 #: the next (5 of them, 41 % apart, read 12 cards fewer; 13 of them, 4 fewer)
 SQUASH_PROBED = tuple(float(x) for x in np.geomspace(0.5, 2.0, 9))
+#: the ratio between neighbouring squashes probed (about 1.19)
+SQUASH_STEP = SQUASH_PROBED[1] / SQUASH_PROBED[0]
 #: how many of each probed squash's most plausible guesses are read (8 read 19 cards
 #: fewer, 24 read 3 fewer)
 SQUASH_PROBE = 16
@@ -1510,6 +1512,13 @@ SQUASH_PROBE = 16
 #: and at 0.8 of the box. Red suits are not asked: their ink settles the colour, and a heart
 #: and a diamond do not blur into each other (asked of all suits, 13 cards fewer)
 ZOOM_AGREE = 0.3
+
+
+def _zoomed(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """An index box shrunk to :data:`LEARNED_ZOOM` about the card's corner (its top-left
+    kept): a small index fills more of the learned reader's input."""
+    x0, y0, x1, y1 = box
+    return (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
 
 
 def _typical_height(taken: Sequence[NDArray[np.float32]], squash: float) -> float:
@@ -2519,10 +2528,8 @@ class Recognizer:
         if _whiteness(frame, quad) < LEARNED_PAPER:
             return None  # a back's pattern, not a face's paper
         p = self.profile
-        x0, y0, x1, y1 = p.index_box
-        zoomed = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
         pair, other = (first, first + 2), (1 - first, 3 - first)
-        for box in (p.index_box, zoomed):
+        for box in (p.index_box, _zoomed(p.index_box)):
             # the other pair is looked at only where the short side's corners show no index
             # (:func:`_learned_card` reads it then alone): half the corners, most of the time
             shown = self.reader.read(index_patches(frame, quad, p.aspect, box, pair))
@@ -2864,7 +2871,8 @@ class Recognizer:
         # search measures), from the cards read; where none was, the guesses are not
         # bounded by it (a clean outline may be a keyboard's key: sizing the search by the
         # clean outlines read 28 cards fewer of the standard decks)
-        squash = frame_squash(found.cards(), p.aspect)
+        clean = found.cards()
+        squash = frame_squash(clean, p.aspect)
         card_h = _typical_height(taken, squash)
         card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
         if left < INDEX_PAPER * (card_area or 600.0):
@@ -2877,16 +2885,15 @@ class Recognizer:
         backs = [np.array(r.corners, np.float32) for r in out if r.status is Status.FACE_DOWN]
         outside = [*taken, *backs, *contested]
         measured = squash
-        if len(found.cards()) < SQUASH_TRUSTED:  # too few outlines to trust their squash
+        if len(clean) < SQUASH_TRUSTED:  # too few outlines to trust their squash
             squash = self._probed_squash(frame, squash, taken, outside)
             card_h = _typical_height(taken, squash)
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
         # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
         # camera's own, the outlines' where the probe chose another, and one probe's step
         # either side (perspective varies the squash across a frame)
-        step = SQUASH_PROBED[1] / SQUASH_PROBED[0]
         steps = range(1, INDEX_SQUASH_STEPS + 1)
-        beside = [squash * step**k for k in steps] + [squash / step**k for k in steps]
+        beside = [squash * SQUASH_STEP**k for k in steps] + [squash / SQUASH_STEP**k for k in steps]
         doubted = [
             other
             for other in dict.fromkeys((1.0, measured, *beside))
@@ -2949,8 +2956,8 @@ class Recognizer:
             for other in doubted:
                 if not short(guess):
                     break
-                # still short, on a frame taken as squashed: perhaps it is not (its squash
-                # measured on outlines cut by the frame's edge, or seen in perspective)
+                # still short: perhaps the frame's squash is wrong here (measured on
+                # outlines cut by the frame's edge, probed wrong, or changed by perspective)
                 alt = restretched(quad, centre, other, p.aspect)
                 scales = (1.0, *INDEX_RESCALE)
                 guess = better(guess, self._index_corners(frame, alt, centre, scales, grey))
@@ -3093,8 +3100,7 @@ class Recognizer:
         in the network's input), with :data:`ZOOM_AGREE` of one corner's leads."""
         assert self.reader is not None
         p = self.profile
-        x0, y0, x1, y1 = p.index_box
-        box = (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
+        box = _zoomed(p.index_box)
         again = self.reader.read(index_patches(frame, quad, p.aspect, box, (0,)), ink=False)[0]
         return (again.rank, again.suit) == (read.rank, read.suit) and _single_share(
             again, sure=True

@@ -21,7 +21,7 @@ from drivers.camera.recognizer import (
     INDEX_RANK_AT,
     INDEX_STEP,
     LEARNED_SINGLE,
-    SQUASH_PROBED,
+    SQUASH_STEP,
     Recognizer,
     Status,
     frame_squash,
@@ -493,10 +493,6 @@ def _stretched(frame: np.ndarray, squash: float) -> np.ndarray:
     return np.asarray(cv2.resize(frame, (w, round(h * squash)), interpolation=shrink), np.uint8)
 
 
-#: the ratio between neighbouring squashes probed: a probe is right within one of them
-_STEP = SQUASH_PROBED[1] / SQUASH_PROBED[0]
-
-
 @pytest.mark.parametrize("squash", [0.7, 1.0, 1.6])
 def test_a_frames_squash_is_probed_by_how_well_its_index_corners_read(
     recognizer: Recognizer, layout: ZoneLayout, squash: float
@@ -507,7 +503,7 @@ def test_a_frames_squash_is_probed_by_how_well_its_index_corners_read(
     placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:19], rng)[:19]
     frame = _stretched(render_scene(placements, SceneOptions(), seed=3).image, squash)
     probed = recognizer._probed_squash(frame, 1.0, [], [])
-    assert squash / _STEP < probed < squash * _STEP
+    assert squash / SQUASH_STEP < probed < squash * SQUASH_STEP
 
 
 def test_a_webcam_export_whose_one_outline_misjudges_its_squash_is_read_by_its_indices(
@@ -533,7 +529,7 @@ def test_a_photographs_probed_squash_follows_the_photograph_stretched(
     frame = read_image(real_photo("amm_WIN_20240627_12_09_29_Pro.jpg"))
     plain = recognizer._probed_squash(frame, 1.0, [], [])
     stretched = recognizer._probed_squash(_stretched(frame, squash), 1.0, [], [])
-    assert squash / _STEP < stretched / plain < squash * _STEP
+    assert squash / SQUASH_STEP < stretched / plain < squash * SQUASH_STEP
 
 
 def test_a_club_blurred_into_a_spades_shape_must_stay_one_when_zoomed(
