@@ -7,7 +7,8 @@ board of 3). The baseline is the cheapest thing any recognizer must do to the sa
 one colour conversion and one threshold. Both are measured in the same run, on one OpenCV
 thread. The real photographs (``../shared/real-cards`` beside the project's root, or the
 folder ``TABLECTL_REAL_CARDS`` names; left out when absent) are evaluated with the built-in
-profile (or ``--profile``) as ``tablectl cards evaluate`` does, by deck group: the decks
+profile (or ``--profile``) as ``tablectl cards evaluate --corrections
+docs/real-cards-corrections.csv`` does, by deck group: the decks
 with standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices
 in four corners) and H (German letters) each alone. The real frames timed are deck F's
 photograph of its laid-out deck at 1280x720 (52 cards) and a part of it enlarged to
@@ -33,12 +34,16 @@ import numpy as np
 
 from config.camera import load_zones
 from controller.cards import STANDARD_52
-from drivers.camera.evaluate import Tally, evaluate, read_labels, read_meta, real_photos
+from drivers.camera.evaluate import Tally, corrected, evaluate, read_labels, read_meta, real_photos
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
+
+#: the project's corrections of the photographs' labels (cards left out of a label whose
+#: index shows, checked by eye), read in place of the set's own rows
+CORRECTIONS = Path(__file__).resolve().parents[1] / "docs" / "real-cards-corrections.csv"
 
 
 def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
@@ -64,7 +69,8 @@ DECK_GROUPS = {
 
 def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str, Any]:
     """Accuracy by deck group and speed on real frames (see the module's description)."""
-    labels = read_labels([root / "labels.csv", root / "labels_manual.csv"])
+    labels = corrected(read_labels([root / "labels.csv", root / "labels_manual.csv"]),
+                       [CORRECTIONS])  # fmt: skip
     decks = read_meta(root / "sources.csv", "deck")
     start = time.perf_counter()
     result = evaluate(root, labels, recognizer.recognize, meta={"deck": decks})
@@ -168,7 +174,8 @@ def main() -> int:
     if real is None:
         print(f"real photographs: none at {root} (set TABLECTL_REAL_CARDS)")
         return 0
-    print(f"real photographs ({real['images']} at {root}, {real['seconds']} s):")
+    print(f"real photographs ({real['images']} at {root}, {real['seconds']} s; labels "
+          f"corrected by docs/{CORRECTIONS.name}):")  # fmt: skip
     print(f"  {'deck group':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
           f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
     rows = list(real["groups"].items()) + [(f"  {k}", v) for k, v in real["by_deck"].items()]

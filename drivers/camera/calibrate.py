@@ -20,6 +20,7 @@ from drivers.camera.imageio import read_image
 from drivers.camera.profile import Profile
 from drivers.camera.recognizer import (
     canonical_size,
+    exposed,
     index_patches,
     locate,
     patch_origin,
@@ -589,11 +590,11 @@ def calibrate_files(
     samples: list[Sample] = []
     if images is not None and labels is not None:
         rows = read_labels(labels)
-        samples += [Sample(read_image(images / file), card, file) for file, card in rows]
+        samples += [Sample(exposed(read_image(images / file)), card, file) for file, card in rows]
     if layout is not None:
         path, shape, order = layout
         grid = parse_layout(shape, order)
-        laid, missing = layout_samples(read_image(path), path.name, grid)
+        laid, missing = layout_samples(exposed(read_image(path)), path.name, grid)
         if refused is None and missing:
             raise CalibrationError(str(missing[0]))
         if refused is not None:

@@ -123,6 +123,22 @@ def read_labels(paths: Iterable[Path]) -> dict[str, frozenset[Card]]:
     return labels
 
 
+def corrected(
+    labels: dict[str, frozenset[Card]], paths: Sequence[Path]
+) -> dict[str, frozenset[Card]]:
+    """``labels`` with the rows of the correction CSVs ``paths`` (``file,cards``, read as
+    :func:`read_labels` reads labels) in place of their own: labels found wrong by eye. A
+    correction of an image no label lists is refused, naming it."""
+    fixes = read_labels(paths)
+    stray = sorted(set(fixes) - set(labels))
+    if stray:
+        raise CameraError(
+            f"expected corrections of labelled images; {stray[0]} "
+            f"({', '.join(str(p) for p in paths)}) is in no labels CSV"
+        )
+    return {**labels, **fixes}
+
+
 def group_name(value: str) -> str:
     """A subset's name as reported: the column's value without a parenthesised note
     (``deck-C (standard Bicycle-style deck)`` is ``deck-C``)."""

@@ -1460,6 +1460,16 @@ INDEX_LIGHT = 0.5
 #: lightest (:data:`INDEX_LIGHT`), 3 more, and without it a webcam's frame read an ace
 #: of diamonds it does not show
 INDEX_WIDE_BLOCK = 0.125
+#: where a card sized the search, ink is also looked for against a neighbourhood this share
+#: of the typical card's height (a glyph and three quarters; the index's own is 0.3): near a
+#: card's edge on a dark table, the wider neighbourhood takes in the table, its mean falls
+#: to the ink's and a faint glyph is lost (a phone's seven of spades on black granite, its
+#: rank found as 2 pixels). On the standard decks 0.175 reads 11 cards more (sevens above
+#: all, their one thin stroke: 15 more, 4 fewer), none wrong but a seven of clubs whose
+#: label leaves it out (``docs/real-cards-corrections.csv``); 0.1 to 0.2 read 6 to 11 more.
+#: At half the index's neighbourhood (0.15) the photographs scaled to 0.45 read one five
+#: of hearts wrong; at 0.175 none besides those read so before
+INDEX_NARROW_BLOCK = 0.175
 #: pairs guessed per frame, the most plausible first, and index corners read per frame
 #: (every input is bounded: one corner costs the learned reader about 0.35 ms, read alone
 #: or in a batch; on the standard decks 32 tries read 10 cards fewer than 64, 96 four
@@ -1584,12 +1594,12 @@ def index_ink(frame: Image, card_height: float, taken: Sequence[NDArray[np.float
     b, g, r = cv2.split(small)
     darkest = cv2.min(cv2.min(b, g), r)
     sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
-    block = max(15, int(0.3 * card_height / f) | 1) if card_height else 31
     # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
     # (paper: at least INDEX_LIGHT of the frame's lightest, in the darkest channel)
-    blocks = [block]
-    if not card_height:  # glyphs of any size: also against a neighbourhood of large ones
-        blocks.append(max(31, int(INDEX_WIDE_BLOCK * min(darkest.shape[:2])) | 1))
+    if card_height:  # an index's own size, and a narrower one (INDEX_NARROW_BLOCK)
+        blocks = [max(15, int(share * card_height / f) | 1) for share in (0.3, INDEX_NARROW_BLOCK)]
+    else:  # glyphs of any size: also against a neighbourhood of large ones
+        blocks = [31, max(31, int(INDEX_WIDE_BLOCK * min(darkest.shape[:2])) | 1)]
     light = round(INDEX_LIGHT * float(np.percentile(darkest[::4, ::4], 99)))
     ink = np.zeros_like(darkest)
     for bl in blocks:
@@ -2106,14 +2116,45 @@ def white_balanced(frame: Image) -> Image:
     return np.asarray(np.clip(frame * gains.astype(np.float32), 0, 255), np.uint8)
 
 
+#: a frame's white (the 99th percentile of its pixels' brightest channel: paper, where
+#: cards lie) is brought up to at least this (0-255) before anything is looked for, as a
+#: camera's exposure would (:func:`exposed`): the recognizer's tests of paper and ink
+#: measure brightness in levels, and an underexposed frame's card is dark grey with faint
+#: ink (a phone's photographs of deck J on a dark cloth, white at 27 to 50: none of the
+#: four read; all four at any level from 64). On the standard decks 128 reads 6 cards
+#: more than leaving frames as they are (4 of them deck J's), none wrong; 100, 4 more.
+#: 200 read 7 more, but it brightens the webcam frames too (white about 160), and one of
+#: them stretched to 16:9 then read an eight of clubs, its index's club blurred, as a spade
+EXPOSED_WHITE = 128.0
+#: the most a frame is brightened (a frame all but black stays dark: its noise is not made
+#: into ink)
+MAX_EXPOSURE_GAIN = 8.0
+
+
+def _check_bgr(frame: Image) -> None:
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 or frame.size == 0:
+        raise ValueError(f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}")
+
+
+def exposed(frame: Image) -> Image:
+    """``frame`` brightened so that its white reaches :data:`EXPOSED_WHITE` (by at most
+    :data:`MAX_EXPOSURE_GAIN`); the frame itself where it is that bright already."""
+    _check_bgr(frame)
+    top = frame[::4, ::4].max(axis=2)
+    white = float(np.percentile(top, 99))
+    if white >= EXPOSED_WHITE:
+        return frame
+    gain = min(MAX_EXPOSURE_GAIN, EXPOSED_WHITE / max(white, 1.0))
+    return np.asarray(cv2.convertScaleAbs(frame, alpha=gain), np.uint8)
+
+
 def locate(frame: Image) -> Located:
     """Find the card outlines on a frame: shrunk by a whole factor to at most
     :data:`DETECTION_SIZE` pixels (any size of frame, never refused), paper found by
     :func:`paper_and_value` and :func:`find_shapes`, on a light table also by
     :func:`edge_quads`, then each outline's edges measured at full resolution. The
     recognizer and calibration both find cards this way."""
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"expected a BGR uint8 image, got {frame.dtype} of shape {frame.shape}")
+    _check_bgr(frame)
     h, w = frame.shape[:2]
     factor = -(-max(w, h) // DETECTION_SIZE)  # a whole factor: fast, alias-free shrinking
     small = (
@@ -2703,6 +2744,7 @@ class Recognizer:
 
     def recognize(self, frame: Image) -> FrameRecognition:
         """All card-shaped objects on ``frame`` (BGR, uint8), each read, left unknown or a back."""
+        frame = exposed(frame)
         found = locate(frame)
         result = self._recognize(frame, found)
         if not found.quads:  # no card found whole: perhaps the camera's white balance is off

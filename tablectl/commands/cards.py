@@ -121,6 +121,15 @@ def register(subparsers: Any) -> None:
         metavar="CSV",
         help="a 'file,cards' CSV (may be given several times)",
     )
+    ev.add_argument(
+        "--corrections",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="CSV",
+        help="a 'file,cards' CSV whose rows replace the --labels rows of the same images "
+        "(labels found wrong by eye; say why in a notes column)",
+    )
     ev.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
     ev.add_argument(
         "--by",
@@ -257,7 +266,7 @@ def run_recognize(args: argparse.Namespace) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Evaluate the recognizer on labelled images and print the figures."""
-    from drivers.camera.evaluate import evaluate, group_name, read_labels, read_meta
+    from drivers.camera.evaluate import corrected, evaluate, group_name, read_labels, read_meta
 
     columns = list(dict.fromkeys(args.by))
     wanted: dict[str, set[str]] = {}
@@ -272,7 +281,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if (columns or wanted) and args.meta is None:
         raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
     meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
-    labels = read_labels(args.labels)
+    labels = corrected(read_labels(args.labels), args.corrections)
     recognizer = Recognizer(_profile(args.profile))
 
     def only(name: str) -> bool:

@@ -12,6 +12,8 @@ from controller.cards import STANDARD_52, Card
 from drivers.camera.glyphs import PIP_BOX, pip_count, read_pips
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
+    EXPOSED_WHITE,
+    MAX_EXPOSURE_GAIN,
     MIN_CARD_SIDE,
     MIN_RED_SUIT_SIDE,
     MIN_SMALL_SUIT_SIDE,
@@ -22,6 +24,7 @@ from drivers.camera.recognizer import (
     canonical_size,
     corner_hypotheses,
     effective_size,
+    exposed,
     locate,
     needed_margins,
     pip_patch,
@@ -105,6 +108,8 @@ def test_empty_table_and_bad_input() -> None:
     assert Recognizer().recognize(np.zeros((120, 160, 3), np.uint8)).detections == ()
     with pytest.raises(ValueError, match="BGR uint8"):
         Recognizer().recognize(np.zeros((120, 160), np.uint8))
+    with pytest.raises(ValueError, match=r"BGR uint8 image, got uint8 of shape \(0, 0, 3\)"):
+        Recognizer().recognize(np.zeros((0, 0, 3), np.uint8))
 
 
 def test_corners_follow_the_card(recognizer: Recognizer) -> None:
@@ -442,6 +447,36 @@ def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> No
     for colour in FELTS.values():
         empty = render_scene([], SceneOptions(felt=colour), seed=1).image
         assert white_balanced(empty) is empty
+
+
+def test_a_dim_frame_is_brought_up_to_the_exposures_white_and_a_bright_one_left_alone(
+    layout: ZoneLayout, recognizer: Recognizer
+) -> None:
+    rng = random.Random(4)
+    placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:7], rng)
+    frame = render_scene(placements, SceneOptions(draw_zones=layout), seed=2).image
+    assert exposed(frame) is frame  # its paper is white already
+    # the same table under an eighth of the light: dark grey paper, faint ink
+    dim = np.asarray(frame // 8, np.uint8)
+    assert np.percentile(dim.max(axis=2), 99) < EXPOSED_WHITE / 4
+    bright = exposed(dim)
+    assert np.percentile(bright.max(axis=2), 99) == pytest.approx(EXPOSED_WHITE, abs=12)
+    assert {d.card for d in recognizer.recognize(dim).cards} == {p.card for p in placements}
+    # a frame all but black is brightened by at most MAX_EXPOSURE_GAIN: its noise stays dark
+    black = np.random.default_rng(3).integers(0, 6, (90, 160, 3), dtype=np.uint8)
+    assert exposed(black).max() <= 5 * MAX_EXPOSURE_GAIN + 1
+    assert recognizer.recognize(black).detections == ()
+
+
+def test_a_phones_photograph_taken_in_dim_light_is_read(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a four of diamonds on a dark cloth, the photograph's white at 31 of 255: the card's
+    # paper is dark grey and its ink faint; brought up to the exposure's white, it is read
+    frame = read_image(real_photo("khac_d_4_20200820_112443.jpg"))
+    assert [d.card for d in recognizer.recognize(frame).cards] == [Card.parse("4D")]
+    monkeypatch.setattr(recognizer_module, "EXPOSED_WHITE", 0.0)  # left as it is
+    assert recognizer.recognize(frame).cards == ()
 
 
 @pytest.mark.parametrize(

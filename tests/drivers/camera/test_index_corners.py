@@ -393,9 +393,11 @@ def test_a_card_whose_outline_is_lost_in_a_blanket_is_read_from_its_two_indices(
     # corners of one card, name it together, neither alone with the leads one corner needs
     # as the frame's squash guesses them (guessed again unsquashed or moved a little, one
     # alone reads it too), the squash its two outlines give (probed, or guessed again a
-    # probe's step either side, the six is left unknown)
+    # probe's step either side, the six is left unknown; with ink also looked for against
+    # a narrower neighbourhood, one corner alone reads it)
     monkeypatch.setattr(recognizer_module, "SQUASH_TRUSTED", 0)
     monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_STEPS", 0)
+    monkeypatch.setattr(recognizer_module, "INDEX_NARROW_BLOCK", 0.3)  # the index's own
     name = "amm_WIN_20240627_12_05_26_Pro.jpg"
     assert Card.parse("6D") in _read(recognizer, name)
     monkeypatch.setattr(recognizer_module, "INDEX_SQUASH_DOUBT", math.inf)
@@ -542,3 +544,16 @@ def test_a_club_blurred_into_a_spades_shape_must_stay_one_when_zoomed(
     assert len(_read_within(recognizer, name, "3S 4S 5S 5C 6S 7S 8C TS TC QS QC AS")) >= 6
     monkeypatch.setattr(recognizer_module, "ZOOM_AGREE", 0.0)
     assert Card.parse("8S") in set(_read(recognizer, name))
+
+
+def test_a_faint_rank_by_a_cards_edge_on_a_dark_table_is_ink_against_a_narrower_neighbourhood(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a phone's seven of spades on black granite: its outline is lost in a glare beside
+    # it, and its index lies by the card's edge, where a neighbourhood of an index's size
+    # takes in the dark table: its mean falls to the faint seven's ink (2 pixels of it
+    # found). Against a narrower neighbourhood the seven is ink, and the card is read
+    name = "amm_IMG_20220921_194834.jpg"
+    assert Card.parse("7S") in _read_within(recognizer, name, "7S 8D 9H QD")
+    monkeypatch.setattr(recognizer_module, "INDEX_NARROW_BLOCK", 0.3)  # the index's own
+    assert Card.parse("7S") not in set(_read(recognizer, name))

@@ -391,7 +391,9 @@ def test_real_cards_the_reader_once_misread_are_read_right_or_left_unknown() -> 
     assert _reads("amm_IMG_20220921_200448.jpg") == {"KC"}
     # red hearts and diamonds on dark granite: the ink is measured on the card, not the
     # table beyond its edges (it read black there, and the cards were refused)
-    assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "QH"}
+    # (the seven and the ace of clubs cut by its top edge show their lower indices: the
+    # set's label leaves them out, docs/real-cards-corrections.csv lists them)
+    assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "7C", "QH", "AC"}
 
 
 def test_the_learned_reader_checks_the_pair_of_corners_the_rendered_glyphs_named() -> None:
