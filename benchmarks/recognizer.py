@@ -34,16 +34,19 @@ import numpy as np
 
 from config.camera import load_zones
 from controller.cards import STANDARD_52
-from drivers.camera.evaluate import Tally, corrected, evaluate, read_labels, read_meta, real_photos
+from drivers.camera.evaluate import (
+    REAL_CORRECTIONS,
+    Tally,
+    evaluate,
+    read_meta,
+    real_labels,
+    real_photos,
+)
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
-
-#: the project's corrections of the photographs' labels (cards left out of a label whose
-#: index shows, checked by eye), read in place of the set's own rows
-CORRECTIONS = Path(__file__).resolve().parents[1] / "docs" / "real-cards-corrections.csv"
 
 
 def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
@@ -69,8 +72,7 @@ DECK_GROUPS = {
 
 def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str, Any]:
     """Accuracy by deck group and speed on real frames (see the module's description)."""
-    labels = corrected(read_labels([root / "labels.csv", root / "labels_manual.csv"]),
-                       [CORRECTIONS])  # fmt: skip
+    labels = real_labels(root)
     decks = read_meta(root / "sources.csv", "deck")
     start = time.perf_counter()
     result = evaluate(root, labels, recognizer.recognize, meta={"deck": decks})
@@ -175,7 +177,7 @@ def main() -> int:
         print(f"real photographs: none at {root} (set TABLECTL_REAL_CARDS)")
         return 0
     print(f"real photographs ({real['images']} at {root}, {real['seconds']} s; labels "
-          f"corrected by docs/{CORRECTIONS.name}):")  # fmt: skip
+          f"corrected by docs/{REAL_CORRECTIONS.name}):")  # fmt: skip
     print(f"  {'deck group':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
           f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
     rows = list(real["groups"].items()) + [(f"  {k}", v) for k, v in real["by_deck"].items()]

@@ -66,6 +66,21 @@ def real_photos() -> Path:
     return Path(__file__).resolve().parents[2].parent / "shared" / "real-cards"
 
 
+#: the project's corrections of the real photographs' labels (cards left out of a label
+#: whose index shows, checked by eye; each row says why), beside the project's docs
+REAL_CORRECTIONS = Path(__file__).resolve().parents[2] / "docs" / "real-cards-corrections.csv"
+
+
+def real_labels(root: Path) -> dict[str, frozenset[Card]]:
+    """The labels of the real photographs at ``root`` (its ``labels.csv`` and
+    ``labels_manual.csv``), with :data:`REAL_CORRECTIONS` in place of the rows they correct
+    (only those of images ``root`` lists: another folder's labels are its own)."""
+    labels = read_labels([root / "labels.csv", root / "labels_manual.csv"])
+    if not REAL_CORRECTIONS.is_file():  # the package installed without the project's docs
+        return labels
+    return corrected(labels, [REAL_CORRECTIONS], strict=False)
+
+
 def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:
@@ -124,14 +139,16 @@ def read_labels(paths: Iterable[Path]) -> dict[str, frozenset[Card]]:
 
 
 def corrected(
-    labels: dict[str, frozenset[Card]], paths: Sequence[Path]
+    labels: dict[str, frozenset[Card]], paths: Sequence[Path], *, strict: bool = True
 ) -> dict[str, frozenset[Card]]:
     """``labels`` with the rows of the correction CSVs ``paths`` (``file,cards``, read as
     :func:`read_labels` reads labels) in place of their own: labels found wrong by eye. A
-    correction of an image no label lists is refused, naming it."""
+    correction of an image no label lists is refused, naming it (``strict``), or left out."""
     fixes = read_labels(paths)
     stray = sorted(set(fixes) - set(labels))
-    if stray:
+    if not strict:
+        fixes = {name: cards for name, cards in fixes.items() if name in labels}
+    elif stray:
         raise CameraError(
             f"expected corrections of labelled images; {stray[0]} "
             f"({', '.join(str(p) for p in paths)}) is in no labels CSV"

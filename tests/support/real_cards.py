@@ -14,10 +14,6 @@ import pytest
 
 from drivers.camera.evaluate import REAL_PHOTOS_VARIABLE, real_photos
 
-#: the project's corrections of the set's labels (cards whose index shows, found left out
-#: by eye), read by ``tablectl cards evaluate --corrections`` in place of the set's rows
-CORRECTIONS = Path(__file__).resolve().parents[2] / "docs" / "real-cards-corrections.csv"
-
 
 def real_cards(needed: str = "labels.csv") -> Path:
     """The photographs' folder, or a skip when ``needed`` (a file within it) is absent."""

@@ -8,18 +8,20 @@ from config.camera import load_zones
 from controller.cards import Card
 from controller.errors import CameraError
 from drivers.camera.evaluate import (
+    REAL_CORRECTIONS,
     Evaluation,
     corrected,
     evaluate,
     read_labels,
     read_meta,
+    real_labels,
     score_image,
 )
 from drivers.camera.imageio import write_image
 from drivers.camera.recognizer import FrameRecognition, Recognition, Recognizer, Status
 from simulators.camera.stream import deal_frames
 from tablectl.cli import main
-from tests.support.real_cards import CORRECTIONS, real_cards
+from tests.support.real_cards import real_cards
 
 BOX = ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
 
@@ -177,6 +179,19 @@ def test_cli_evaluate_takes_corrected_labels_in_place_of_the_listed_ones(
     assert captured.out == ""
 
 
+def test_the_projects_label_corrections_apply_only_to_the_images_a_folder_lists(
+    tmp_path: Path,
+) -> None:
+    # another folder of photographs keeps its own labels: the corrections of the shared
+    # set's images are not refused there, nor added
+    for name, rows in (("labels.csv", [("a.jpg", "AS")]), ("labels_manual.csv", [])):
+        with (tmp_path / name).open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows([("file", "cards"), *rows])
+    assert real_labels(tmp_path) == {"a.jpg": frozenset({Card.parse("AS")})}
+    with pytest.raises(CameraError, match="is in no labels CSV"):
+        corrected(real_labels(tmp_path), [REAL_CORRECTIONS])
+
+
 def _real() -> Path:
     return real_cards()
 
@@ -185,8 +200,7 @@ def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recog
     root = _real()
     # the labels as the set gives them, with the project's corrections (checked by eye:
     # cards whose index shows, left out of a label)
-    labels = corrected(read_labels([root / "labels.csv", root / "labels_manual.csv"]),
-                       [CORRECTIONS])  # fmt: skip
+    labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
     standard = {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I", "deck-J"}
     result = evaluate(
@@ -203,7 +217,7 @@ def test_real_cards_lying_on_one_another_on_a_white_desk_are_found() -> None:
     # deck C: a webcam over a white desk, the cards overlapping so that a card's edge on
     # another is white on white: found by the straight segments of those faint edges
     root = _real()
-    labels = read_labels([root / "labels.csv", root / "labels_manual.csv"])
+    labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
     result = evaluate(
         root, labels, Recognizer().recognize, meta={"deck": meta},

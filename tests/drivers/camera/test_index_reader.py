@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from controller.cards import Card
-from drivers.camera.evaluate import real_photos
+from drivers.camera.evaluate import real_labels, real_photos
 from drivers.camera.imageio import read_image
 from drivers.camera.reader import (
     INDEX_MODEL,
@@ -50,7 +50,7 @@ from drivers.camera.recognizer import (
     _learned_card,
     _single_card,
 )
-from tests.support.real_cards import CORRECTIONS, real_cards, real_photo
+from tests.support.real_cards import real_cards, real_photo
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the real photographs (development and test only, never shipped), beside the project
@@ -307,16 +307,9 @@ def _real_photos(decks: str) -> list[tuple[Path, str, set[str]]]:
     with (REAL_CARDS / "sources.csv").open() as f:
         deck = {r["file"]: r["deck"][5] for r in csv.DictReader(f)}
     # the labels, with the project's corrections (cards left out whose index shows)
-    with CORRECTIONS.open() as f:
-        fixes = {r["file"]: r["cards"] for r in csv.DictReader(f)}
-    photos = []
-    for name in ("labels.csv", "labels_manual.csv"):
-        with (REAL_CARDS / name).open() as f:
-            for row in csv.DictReader(f):
-                if deck[row["file"]] in decks:
-                    cards = fixes.get(row["file"], row["cards"])
-                    photos.append((REAL_CARDS / row["file"], deck[row["file"]],
-                                   set(cards.split())))  # fmt: skip
+    labels = real_labels(REAL_CARDS)
+    photos = [(REAL_CARDS / name, deck[name], {c.code for c in cards})
+              for name, cards in labels.items() if deck[name] in decks]  # fmt: skip
     return sorted(photos)
 
 
