@@ -1,3 +1,4 @@
+import math
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -5,8 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from controller.cards import STANDARD_52, Suit
+from controller.cards import STANDARD_52, Card, Suit
 from controller.errors import CalibrationError, ProfileError
+from drivers.camera import recognizer as recognizer_module
 from drivers.camera.calibrate import (
     Refusal,
     Sample,
@@ -19,8 +21,8 @@ from drivers.camera.calibrate import (
 )
 from drivers.camera.evaluate import evaluate
 from drivers.camera.evaluate import read_labels as read_real_labels
-from drivers.camera.imageio import write_image
-from drivers.camera.profile import FORMAT, builtin_profile, load_profile
+from drivers.camera.imageio import read_image, write_image
+from drivers.camera.profile import FORMAT, Profile, builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
@@ -210,14 +212,23 @@ def test_refused_photographs_are_listed_and_the_rest_calibrate() -> None:
     assert "found no card shape" in refused[0].reason and refused[0].card == samples[0].card
 
 
-def test_a_real_laid_out_deck_calibrates_a_profile_that_reads_its_other_photos() -> None:
+@pytest.fixture(scope="module")
+def real_layout() -> tuple[Path, Profile, list[Refusal]]:
+    """A real laid-out deck's photograph, the profile calibrated from it, and the refusals."""
     photo = real_photo("ger_all_cards.jpg")
-    root = photo.parents[1]
     refused: list[Refusal] = []
     profile = calibrate_files(
         None, None, augment=6, refused=refused,
         layout=(photo, "4x13", "rows=HCDS cols=KQJT98765432A"),
     )  # fmt: skip
+    return photo, profile, refused
+
+
+def test_a_real_laid_out_deck_calibrates_a_profile_that_reads_its_other_photos(
+    real_layout: tuple[Path, Profile, list[Refusal]],
+) -> None:
+    photo, profile, refused = real_layout
+    root = photo.parents[1]
     # the places whose outline runs into a neighbour's are read where the neighbours put the
     # card, its sides fitted to the photograph's edges; the king of diamonds shows no index
     assert [r.card.code for r in refused if r.card] == ["KD"]
@@ -229,3 +240,26 @@ def test_a_real_laid_out_deck_calibrates_a_profile_that_reads_its_other_photos()
     assert result.overall.listed == 16
     assert result.overall.wrong == 0
     assert result.overall.right >= 3  # 4 measured: the reading stage reads few of them yet
+
+
+def test_a_calibrated_deck_s_own_glyphs_settle_an_index_corner_the_reader_leaves_short(
+    real_layout: tuple[Path, Profile, list[Refusal]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the layout's queen of clubs: its outline runs into the king beside it, so it is read
+    # from its index corners found by their ink; the learned reader names it there short of
+    # one corner's leads, on a card too small for its club to settle a black suit alone.
+    # The deck's own glyphs read the same card, and the two readers agreeing settle it
+    photo, profile, _ = real_layout
+    frame = read_image(photo)
+    cards = {r.card for r in Recognizer(profile).recognize(frame).cards}
+    assert Card.parse("QC") in cards
+    assert len(cards) >= 50
+    monkeypatch.setattr(recognizer_module, "OWN_GLYPHS_AGREE", math.inf)
+    without = {r.card for r in Recognizer(profile).recognize(frame).cards}
+    assert Card.parse("QC") not in without
+    assert without < cards
+    # the built-in profile's glyphs are rendered ones: they never settle a corner this way
+    monkeypatch.setattr(recognizer_module, "OWN_GLYPHS_AGREE", 0.0)
+    builtin = {r.card for r in Recognizer().recognize(frame).cards}
+    monkeypatch.undo()
+    assert builtin == {r.card for r in Recognizer().recognize(frame).cards}
