@@ -18,13 +18,24 @@ from drivers.camera.classifier import GlyphClassifier
 from drivers.camera.glyphs import PIP_BOX, IndexGlyphs, pip_count, read_pips, split_index
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import Profile
+from drivers.camera.reader import (
+    NO_INDEX,
+    RANK_LEAD,
+    SUIT_LEAD,
+    IndexReader,
+    has_colour,
+    load_index_reader,
+)
 from drivers.camera.recognizer import (
+    SQUASH_PROBED,
     canonical_size,
     exposed,
+    index_hypotheses,
     index_patches,
     locate,
     patch_origin,
     pip_patch,
+    suit_lead,
 )
 
 __all__ = [
@@ -47,6 +58,23 @@ Image = NDArray[np.uint8]
 
 #: the index region searched on a canonical card (fractions of width and height)
 DEFAULT_INDEX_BOX = (-0.03, -0.02, 0.25, 0.31)
+
+#: a photograph of one card whose outline is not found (a card as light as the table, or
+#: cut by the picture's edge), or whose outline's corners show no index, is looked at again
+#: index first, as the recognizer finds cards whose outlines it cannot see: the card guessed
+#: around each likely rank-over-suit pair of ink (at most this many, at each of the
+#: recognizer's probed stretches), and the one whose corner the learned reader reads as the
+#: labelled card, rank and suit each with at least their leads (``RANK_LEAD``,
+#: ``SUIT_LEAD``) in ink of the suit's colour, is learnt from. The label names the card:
+#: the reader only has to find where its index is
+INDEX_FIRST_TRIES = 24
+#: the part of the card (shares of its width and height, as the index box) that must lie
+#: inside the picture for its index to be looked for there: the rank and suit themselves,
+#: not the whole index box (a close-up's lower index may lie near the picture's edge)
+INDEX_FIRST_SHOWN = (0.02, 0.02, 0.18, 0.28)
+#: a laid-out card's index is looked for within this share of its outline's larger extent
+#: around the outline (its place in the layout, where the outline may be a neighbour's)
+INDEX_FIRST_AROUND = 0.25
 
 #: the resolutions (shares of the canonical card's) that the small-card suit discriminant
 #: learns from: cards about 36 to 84 pixels wide
@@ -92,6 +120,52 @@ def _largest_quad(sample: Sample) -> NDArray[np.float64]:
             "shape; lay the card flat and whole inside the picture, on a plain table"
         )
     return cards[0]
+
+
+def _index_first(
+    sample: Sample,
+    aspect: float,
+    index_box: tuple[float, float, float, float],
+    reader: IndexReader | None,
+) -> NDArray[np.float64] | None:
+    """The card on a photograph of one card, found by its index corner (see
+    :data:`INDEX_FIRST_TRIES`); None where no guessed corner reads as the labelled card and
+    shows its rank over its suit (:func:`~drivers.camera.glyphs.split_index`). The
+    photograph may be stretched (an export squashed to a square): the cards are guessed at
+    each of the recognizer's probed stretches, and the corner read best is kept."""
+    if reader is None:
+        return None
+    card = sample.card
+    red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+    image, offset = sample.image, np.zeros(2)
+    if sample.quad is not None:  # a laid-out card: looked for around its place only
+        reach = INDEX_FIRST_AROUND * float(np.ptp(sample.quad, axis=0).max())
+        h, w = image.shape[:2]
+        x0, y0 = np.clip(np.floor(sample.quad.min(axis=0) - reach), 0, [w, h]).astype(int)
+        x1, y1 = np.clip(np.ceil(sample.quad.max(axis=0) + reach), 0, [w, h]).astype(int)
+        image, offset = image[y0:y1, x0:x1], np.array([x0, y0], np.float64)
+    colour = has_colour(image)  # a greyscale photograph's ink says neither colour
+    card_h = float(canonical_size(aspect)[1])
+    origin = patch_origin(aspect, index_box)
+    found: list[tuple[float, int, NDArray[np.float64], Image]] = []
+    for squash in dict.fromkeys((1.0, *SQUASH_PROBED)):
+        hyps = index_hypotheses(image, 0.0, squash, [], aspect, index_box, shown=INDEX_FIRST_SHOWN)
+        hyps = hyps[:INDEX_FIRST_TRIES]
+        if not hyps:
+            continue
+        patches = [index_patches(image, q, aspect, index_box, (0,))[0] for q, _ in hyps]
+        for (quad, _), read, patch in zip(hyps, reader.read(patches), patches, strict=True):
+            if read.rank == NO_INDEX or (read.rank, read.suit) != (card.rank, card.suit):
+                continue
+            if colour and read.red != red:
+                continue
+            lead = min(read.rank_lead / RANK_LEAD, suit_lead(read) / SUIT_LEAD)
+            if lead >= 1.0:
+                found.append((lead, len(found), quad, patch))
+    for _, _, quad, patch in sorted(found, key=lambda f: (-f[0], f[1])):
+        if split_index(patch, card_h, origin) is not None:
+            return quad + offset
+    return None
 
 
 def _aspect(quad: NDArray[np.float64]) -> float:
@@ -166,11 +240,15 @@ def calibrate(
     seed: int = 0,
     progress: Progress | None = None,
     refused: list[Refusal] | None = None,
+    reader: IndexReader | None = None,
 ) -> Profile:
     """Build a profile from photographs of single cards (each showing its index corners).
 
     With a ``refused`` list, a photograph in which no card or no index is found is added to
     it (with the reason) and the profile is made from the rest; without, it is an error.
+    ``reader``: the learned index reader, to find the index of a card whose outline is not
+    found, or whose outline's corners show none (:func:`_index_first`); None: not looked
+    for (:func:`calibrate_files` passes the shipped one).
 
     Every rank and every suit must appear at least once. Each index corner found is also
     degraded ``augment`` times (resolution, blur, noise, exposure, misregistration) so the
@@ -186,24 +264,36 @@ def calibrate(
     if progress is not None:
         progress(0, len(samples))
     kept: list[Sample] = []
-    quads: list[NDArray[np.float64]] = []
+    quads: list[NDArray[np.float64] | None] = []  # None: no outline, its index looked for
+    failed: dict[int, str] = {}  # why each photograph without an outline has none
     for sample in samples:
         try:
             quads.append(_largest_quad(sample))
-            kept.append(sample)
         except CalibrationError as error:
-            if refused is None:
+            if refused is None and reader is None:
                 raise
-            refused.append(_refusal(sample, str(error)))
+            failed[len(kept)] = str(error)
+            quads.append(None)
+        kept.append(sample)
     samples = kept
-    if not quads:
+    outlined = [q for q in quads if q is not None]
+    if aspect is None:
+        shapes = [_aspect(q) for q in outlined] or [Profile.aspect]
+        aspect = float(np.clip(np.median(shapes), 0.55, 0.85))
+    card_h = float(canonical_size(aspect)[1])
+    origin = patch_origin(aspect, index_box)
+    for i, reason in failed.items():  # no outline: the card looked for index first
+        quads[i] = _index_first(samples[i], aspect, index_box, reader)
+        if quads[i] is None:
+            if refused is None:
+                raise CalibrationError(reason)
+            refused.append(_refusal(samples[i], reason))
+    samples = [s for s, q in zip(samples, quads, strict=True) if q is not None]
+    cards = [q for q in quads if q is not None]
+    if not cards:
         raise CalibrationError(
             "no card found on any calibration photograph: expected one card on each"
         )
-    if aspect is None:
-        aspect = float(np.clip(np.median([_aspect(q) for q in quads]), 0.55, 0.85))
-    card_h = float(canonical_size(aspect)[1])
-    origin = patch_origin(aspect, index_box)
     rng = np.random.default_rng(seed)
     ranks: list[NDArray[np.float32]] = []
     rank_labels: list[int] = []
@@ -215,10 +305,17 @@ def calibrate(
     small_rng = np.random.default_rng(seed + 1)  # the other classifiers' copies stay the same
     small: list[NDArray[np.float32]] = []
     small_labels: list[int] = []
-    for done, (sample, quad) in enumerate(zip(samples, quads, strict=True), 1):
+    for done, (sample, quad) in enumerate(zip(samples, cards, strict=True), 1):
         patches = index_patches(sample.image, quad, aspect, index_box)
         glyphs = [split_index(p, card_h, origin) for p in patches]
         chosen = _index_pair(glyphs)
+        if not chosen:  # the outline's (or the place's) corners show no index
+            again = _index_first(sample, aspect, index_box, reader)
+            if again is not None:
+                quad = again
+                patches = index_patches(sample.image, quad, aspect, index_box)
+                glyphs = [split_index(p, card_h, origin) for p in patches]
+                chosen = _index_pair(glyphs)
         if not chosen:
             message = (
                 f"{sample.name}: expected a rank over a suit in a corner of the card "
@@ -255,7 +352,8 @@ def calibrate(
                         small.append(g.suit)
                         small_labels.append(int(sample.card.suit))
         red = sample.card.suit in (Suit.HEARTS, Suit.DIAMONDS)
-        redness[red].extend(g.redness for i in chosen if (g := glyphs[i]) is not None)
+        if has_colour(sample.image):  # a greyscale photograph's red ink measures as black
+            redness[red].extend(g.redness for i in chosen if (g := glyphs[i]) is not None)
         expected = pip_count(int(sample.card.rank))
         if expected:  # the pips of an ace to a ten, as the table camera may see them
             suit_h = float(np.median([g.suit_box[3] for g in views[: len(chosen)] if g]))
@@ -608,6 +706,7 @@ def calibrate_files(
         augment=augment,
         progress=progress,
         refused=refused,
+        reader=load_index_reader(),
     )
     learnt = len(samples) - (len(refused) - before if refused is not None else 0)
     source = f"calibrated from {learnt} photographs"

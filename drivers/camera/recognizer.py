@@ -1650,6 +1650,7 @@ def index_hypotheses(
     aspect: float,
     box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
     ink: IndexInk | None = None,
+    shown: tuple[float, float, float, float] | None = None,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
@@ -1667,7 +1668,9 @@ def index_hypotheses(
 
     ``ink``: the frame's ink components (:func:`index_ink`) where already found (the
     frame's squash is probed by guessing at several: :meth:`Recognizer._probed_squash`);
-    otherwise they are found here, around ``card_height``."""
+    otherwise they are found here, around ``card_height``. ``shown``: the part of the card
+    (as ``box``) that must lie on the frame, where not all of ``box`` (calibration's
+    photographs of one card: a close-up's index may lie near the picture's edge)."""
     if ink is None:
         ink = index_ink(frame, card_height, taken)
     fh, fw = ink.height, ink.width
@@ -1709,6 +1712,9 @@ def index_hypotheses(
     cards = _cards_around(c[ri], d[ri, si], aspect)
 
     # the index box must lie on the frame (a card may reach beyond it: a close-up)
+    if shown is not None:
+        u0, v0, u1, v1 = shown
+        shares = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float64)
     index = _on_cards(cards, shares[:, 0], shares[:, 1], squash)
     margin = (0.02 * cards[3])[:, None]
     on_frame = ~(
