@@ -12,7 +12,9 @@ docs/real-cards-corrections.csv`` does, by deck group: the decks
 with standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices
 in four corners) and H (German letters) each alone. The real frames timed are deck F's
 photograph of its laid-out deck at 1280x720 (52 cards) and a part of it enlarged to
-1280x720 (about 19 cards).
+1280x720 (about 19 cards). A profile is also calibrated from that laid-out photograph (as
+``tablectl cards calibrate --layout-image … --layout 4x13`` does) and evaluated on the
+photographs of its design: deck F's three (the layout among them) and deck D's eleven.
 
     python benchmarks/recognizer.py [--seconds S] [--frames N] [--real DIR] [--profile P] [--json]
 """
@@ -33,7 +35,8 @@ import cv2
 import numpy as np
 
 from config.camera import load_zones
-from controller.cards import STANDARD_52
+from controller.cards import STANDARD_52, Card
+from drivers.camera.calibrate import Refusal, calibrate_files
 from drivers.camera.evaluate import (
     REAL_CORRECTIONS,
     Tally,
@@ -94,12 +97,45 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
         speed[name] = {"fps": round(fps, 1), "fps_cpu_time": round(fps_cpu, 1),
                        "outlines": len(found.detections), "read": len(found.cards)}  # fmt: skip
     return {
+        "calibrated": calibrated_figures(root, labels, decks),
         "images": result.overall.images,
         "seconds": round(seconds_taken, 1),
         "groups": {k: v.to_json() for k, v in groups.items()},
         "by_deck": {k: v.to_json() for k, v in sorted(result.groups["deck"].items())},
         "misreads": result.to_json()["misreads"],
         "speed": speed,
+    }
+
+
+#: the laid-out deck calibrated from, its layout and order, and the decks of its design
+LAYOUT = ("ger_all_cards.jpg", "4x13", "rows=HCDS cols=KQJT98765432A")
+LAYOUT_DESIGN = ("deck-D", "deck-F")
+
+
+def calibrated_figures(
+    root: Path, labels: dict[str, frozenset[Card]], decks: dict[str, str]
+) -> dict[str, Any] | None:
+    """The profile calibrated from deck F's laid-out photograph: what it learnt and what it
+    reads of the photographs of its design, by deck; None where the folder lacks it."""
+    name, shape, order = LAYOUT
+    if not (root / "images" / name).is_file():
+        return None
+    refused: list[Refusal] = []
+    start = time.perf_counter()
+    profile = calibrate_files(
+        None, None, refused=refused, layout=(root / "images" / name, shape, order)
+    )
+    calibration_seconds = time.perf_counter() - start
+    result = evaluate(
+        root, labels, Recognizer(profile).recognize, meta={"deck": decks},
+        only=lambda file: decks.get(file) in LAYOUT_DESIGN,
+    )  # fmt: skip
+    return {
+        "source": profile.source,
+        "refused": [str(r) for r in refused],
+        "calibration_seconds": round(calibration_seconds, 1),
+        "overall": result.overall.to_json(),
+        "by_deck": {k: v.to_json() for k, v in sorted(result.groups["deck"].items())},
     }
 
 
@@ -189,6 +225,18 @@ def main() -> int:
         )
     for miss in real["misreads"]:
         print(f"  confident-wrong: {miss['file']}: read {' '.join(miss['read'])}")
+    cal = real["calibrated"] or {"calibration_seconds": 0, "source": "no laid-out deck",
+                                 "refused": [], "overall": None, "by_deck": {}}  # fmt: skip
+    print(f"calibrated from deck F's laid-out photograph in {cal['calibration_seconds']} s: "
+          f"{cal['source']}; {len(cal['refused'])} refused")  # fmt: skip
+    for name, t in (
+        [("decks D and F", cal["overall"]), *cal["by_deck"].items()] if cal["overall"] else []
+    ):
+        print(
+            f"  {name:<26} {t['listed']:>6} {t['right']:>6} {100 * t['recall']:>6.1f}% "
+            f"{t['confident_wrong']:>6} {t['wrong_per_thousand']:>8.2f} {t['unknown']:>7} "
+            f"{t['missed']:>6} {t['outlines']:>8}"
+        )
     for name, t in real["speed"].items():
         print(
             f"real frame {name}: {t['fps']:.1f} fps wall clock, {t['fps_cpu_time']:.1f} fps "
