@@ -3007,9 +3007,11 @@ class Recognizer:
                 for q, r in zip(read_quads, reads, strict=True)
             ):
                 continue
+            patch, read = first_read(i)
             guess = self._settle_corner(
-                frame, quad, centre, *first_read(i), effective_size(quad, p.aspect), grey
+                frame, quad, centre, patch, read, effective_size(quad, p.aspect), grey
             )
+            guess = self._own_glyphs_agree(frame, guess, patch)
             tries += 1
             if guess is None:
                 continue
@@ -3114,7 +3116,35 @@ class Recognizer:
         patches = [index_patches(frame, q, p.aspect, p.index_box, (0,))[0] for q in quads]
         reads = self.reader.read(patches, ink=False)  # the ink only where the leads show
         for q, c, patch, read in zip(quads, centres, patches, reads, strict=True):
-            yield self._settle_corner(frame, q, c, patch, read, size, grey)
+            guess = self._settle_corner(frame, q, c, patch, read, size, grey)
+            yield self._own_glyphs_agree(frame, guess, patch)
+
+    def _own_glyphs_agree(self, frame: Image, guess: _Guess | None, patch: Image) -> _Guess | None:
+        """``guess`` (:meth:`_settle_corner`'s) settled where a calibrated profile's glyphs
+        (the deck's own) read its
+        index corner ``patch`` alone as the card the learned reader names with at least
+        :data:`OWN_GLYPHS_AGREE` of one corner's leads: the glyphs' read must clear what
+        one corner alone needs (:meth:`IndexRead.accepted`: :data:`SINGLE_CORNER` times the
+        margins, growing as the card gets smaller, in ink of the suit's colour), and a
+        five's middle must not show a three. Two readers of different kinds, one of them
+        taught this deck's print, then name the same card. ``guess`` as it is otherwise
+        (the built-in profile's glyphs are rendered ones: its guesses stay as they are)."""
+        if guess is None or guess.card is not None or self._builtin:
+            return guess
+        read = guess.read
+        if guess.share < OWN_GLYPHS_AGREE:
+            return guess
+        glyphs = split_index(patch, self._card_h, self._origin)
+        if glyphs is None:
+            return guess
+        own = self.read_index([glyphs])
+        if (int(own.card.rank), int(own.card.suit)) != (read.rank, read.suit):
+            return guess
+        if not own.accepted(self.profile, effective_size(guess.quad, self.profile.aspect)):
+            return guess
+        if int(own.card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, guess.quad, 0):
+            return guess
+        return _Guess(guess.quad, guess.centre, read, own.card, own.confidence, guess.size)
 
     def _settle_corner(
         self,
@@ -3131,48 +3161,9 @@ class Recognizer:
         any, or None where it shows no index. Its ink is measured where its leads could
         settle a card with the corner opposite (:data:`PAIR_LEADS`). ``size``: the
         effective size of the card first guessed there (:attr:`_Guess.size`). ``grey``: the
-        frame shows no colour, so no ink can say red or black (:meth:`_grey_corner`).
-        With a calibrated profile, a corner the reader leaves short may be settled by the
-        deck's own glyphs agreeing (:meth:`_own_glyphs_agree`)."""
-        guess = self._learned_corner(frame, quad, centre, patch, read, size, grey)
-        if guess is None or guess.card is not None or self._builtin:
-            return guess
-        return self._own_glyphs_agree(frame, guess, patch)
-
-    def _own_glyphs_agree(self, frame: Image, guess: _Guess, patch: Image) -> _Guess:
-        """``guess`` settled where a calibrated profile's glyphs (the deck's own) read its
-        index corner ``patch`` alone as the card the learned reader names with at least
-        :data:`OWN_GLYPHS_AGREE` of one corner's leads: the glyphs' read must clear what
-        one corner alone needs (:meth:`IndexRead.accepted`: :data:`SINGLE_CORNER` times the
-        margins, growing as the card gets smaller, in ink of the suit's colour), and a
-        five's middle must not show a three. Two readers of different kinds, one of them
-        taught this deck's print, then name the same card. ``guess`` as it is otherwise."""
-        read = guess.read
-        if guess.share < OWN_GLYPHS_AGREE:
-            return guess
-        glyphs = split_index(patch, self._card_h, self._origin)
-        if glyphs is None:
-            return guess
-        own = self.read_index([glyphs])
-        if (int(own.card.rank), int(own.card.suit)) != (read.rank, read.suit):
-            return guess
-        if not own.accepted(self.profile, effective_size(guess.quad, self.profile.aspect)):
-            return guess
-        if int(own.card.rank) in INDEX_PIPS_CHECKED and self._shows_three(frame, guess.quad, 0):
-            return guess
-        return _Guess(guess.quad, guess.centre, read, own.card, own.confidence, guess.size)
-
-    def _learned_corner(
-        self,
-        frame: Image,
-        quad: NDArray[np.float64],
-        centre: Point,
-        patch: Image,
-        read: CornerRead,
-        size: float,
-        grey: bool = False,
-    ) -> _Guess | None:
-        """:meth:`_settle_corner` by the learned reader alone."""
+        frame shows no colour, so no ink can say red or black (:meth:`_grey_corner`). With
+        a calibrated profile, a corner it leaves short may then be settled by the deck's own
+        glyphs agreeing (:meth:`_own_glyphs_agree`, which its callers ask)."""
         if read.rank == NO_INDEX:
             return None
         if grey:
