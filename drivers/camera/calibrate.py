@@ -75,6 +75,8 @@ INDEX_FIRST_SHOWN = (0.02, 0.02, 0.18, 0.28)
 #: a laid-out card's index is looked for within this share of its outline's larger extent
 #: around the outline (its place in the layout, where the outline may be a neighbour's)
 INDEX_FIRST_AROUND = 0.25
+#: the least side, in pixels, of a picture (or a place's surroundings) searched index first
+INDEX_FIRST_LEAST = 32
 
 #: the resolutions (shares of the canonical card's) that the small-card suit discriminant
 #: learns from: cards about 36 to 84 pixels wide
@@ -144,6 +146,8 @@ def _index_first(
         x0, y0 = np.clip(np.floor(sample.quad.min(axis=0) - reach), 0, [w, h]).astype(int)
         x1, y1 = np.clip(np.ceil(sample.quad.max(axis=0) + reach), 0, [w, h]).astype(int)
         image, offset = image[y0:y1, x0:x1], np.array([x0, y0], np.float64)
+    if min(image.shape[:2]) < INDEX_FIRST_LEAST:
+        return None  # the place lies (almost) beyond the photograph
     colour = has_colour(image)  # a greyscale photograph's ink says neither colour
     card_h = float(canonical_size(aspect)[1])
     origin = patch_origin(aspect, index_box)

@@ -108,6 +108,11 @@ def test_calibration_refuses_missing_ranks_and_blank_photos() -> None:
     blank = Sample(np.zeros((200, 200, 3), np.uint8), samples[0].card, "blank.png")
     with pytest.raises(CalibrationError, match=r"blank\.png: .*found no card shape"):
         calibrate([blank], name="x", source="x", augment=0)
+    # looked at index first too, a blank (or a sliver of a picture) shows no index either
+    sliver = Sample(np.full((20, 400, 3), 200, np.uint8), samples[0].card, "sliver.png")
+    for photo in (blank, sliver):
+        with pytest.raises(CalibrationError, match=r"\.png: .*found no card shape"):
+            calibrate([photo], name="x", source="x", augment=0, reader=load_index_reader())
     with pytest.raises(CalibrationError, match="no calibration photographs"):
         calibrate([], name="x", source="x")
 
@@ -208,7 +213,8 @@ def test_refused_photographs_are_listed_and_the_rest_calibrate() -> None:
     samples = render_deck(HELD_OUT, card_px=150, seed=4)
     blank = Sample(np.full((200, 200, 3), 90, np.uint8), samples[0].card, "blank.png")
     refused: list[Refusal] = []
-    profile = calibrate([blank, *samples], name="x", source="x", augment=0, refused=refused)
+    profile = calibrate([blank, *samples], name="x", source="x", augment=0, refused=refused,
+                        reader=load_index_reader())  # fmt: skip
     assert profile.rank.labels.tolist() == list(range(13))
     assert [r.name for r in refused] == ["blank.png"]
     assert "found no card shape" in refused[0].reason and refused[0].card == samples[0].card
