@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from controller.cards import Card, Rank, Suit
+from controller.cards import STANDARD_52, STRIPPED_28, Card, Deck, Rank, Suit
 from controller.errors import CalibrationError, InvalidCard
 from controller.work import Progress
 from drivers.camera.classifier import GlyphClassifier
@@ -245,6 +245,7 @@ def calibrate(
     progress: Progress | None = None,
     refused: list[Refusal] | None = None,
     reader: IndexReader | None = None,
+    deck: Deck = STANDARD_52,
 ) -> Profile:
     """Build a profile from photographs of single cards (each showing its index corners).
 
@@ -252,7 +253,9 @@ def calibrate(
     it (with the reason) and the profile is made from the rest; without, it is an error.
     ``reader``: the learned index reader, to find the index of a card whose outline is not
     found, or whose outline's corners show none (:func:`_index_first`); None: not looked
-    for (:func:`calibrate_files` passes the shipped one).
+    for (:func:`calibrate_files` passes the shipped one). ``deck``: the deck the
+    photographs show (the 28-card deck of eights to aces: ``STRIPPED_28``); a photograph of
+    a card it does not hold is refused, and every rank and suit it holds must appear.
 
     Every rank and every suit must appear at least once. Each index corner found is also
     degraded ``augment`` times (resolution, blur, noise, exposure, misregistration) so the
@@ -271,6 +274,15 @@ def calibrate(
     quads: list[NDArray[np.float64] | None] = []  # None: no outline, its index looked for
     failed: dict[int, str] = {}  # why each photograph without an outline has none
     for sample in samples:
+        if sample.card not in deck:
+            message = (
+                f"{sample.name}: expected a card of the {deck.description}, the label names "
+                f"{sample.card}"
+            )
+            if refused is None:
+                raise CalibrationError(message)
+            refused.append(_refusal(sample, message, None))
+            continue
         try:
             quads.append(_largest_quad(sample))
         except CalibrationError as error:
@@ -371,12 +383,17 @@ def calibrate(
                     pip_labels.extend([int(sample.card.suit)] * len(found.vectors))
         if progress is not None:
             progress(done, len(samples))
-    missing = [Rank(r).char for r in sorted(set(range(13)) - set(rank_labels))]
-    missing += [Suit(s).char for s in sorted(set(range(4)) - set(suit_labels))]
+    held = {int(c.rank) for c in deck.cards}
+    missing = [Rank(r).char for r in sorted(held - set(rank_labels))]
+    missing += [Suit(s).char for s in sorted({int(c.suit) for c in deck.cards} - set(suit_labels))]
     if missing:
         also = f" ({len(refused)} photographs refused)" if refused else ""
+        short = {int(c.rank) for c in STANDARD_52.cards} - {int(c.rank) for c in STRIPPED_28.cards}
+        if deck is STANDARD_52 and set(rank_labels) == held - short:
+            also += f"; for the {STRIPPED_28.description}, calibrate with --deck {STRIPPED_28.name}"
         raise CalibrationError(
-            f"calibration photographs lack {', '.join(missing)}: expected every rank and suit{also}"
+            f"calibration photographs lack {', '.join(missing)}: expected every rank and suit "
+            f"of the {deck.description}{also}"
         )
     red_threshold = 0.15
     if redness[True] and redness[False]:
@@ -683,12 +700,13 @@ def calibrate_files(
     progress: Progress | None = None,
     layout: tuple[Path, str, str] | None = None,
     refused: list[Refusal] | None = None,
+    deck: Deck = STANDARD_52,
 ) -> Profile:
     """Calibrate from a directory of photographs and their ``file,cards`` labels CSV, and/or
     from one photograph of a laid-out deck (``layout``: the file, ROWSxCOLUMNS and the
     order, see :func:`parse_layout`). With a ``refused`` list, photographs (and laid-out
     cards) that cannot be learnt from are listed there and the profile is made from the
-    rest (``progress``: see :func:`calibrate`)."""
+    rest (``progress``, ``deck``: see :func:`calibrate`)."""
     samples: list[Sample] = []
     if images is not None and labels is not None:
         rows = read_labels(labels)
@@ -711,6 +729,7 @@ def calibrate_files(
         progress=progress,
         refused=refused,
         reader=load_index_reader(),
+        deck=deck,
     )
     learnt = len(samples) - (len(refused) - before if refused is not None else 0)
     source = f"calibrated from {learnt} photographs"
@@ -720,10 +739,11 @@ def calibrate_files(
         )
     profile = replace(profile, source=source)
     if refused:
-        deck = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
+        grid_cards = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
         bad = {r.name for r in refused}
         shown = {s.card for s in samples if s.name not in bad}
-        wanted = deck or sorted({s.card for s in samples} | {r.card for r in refused if r.card})
+        named = {s.card for s in samples} | {r.card for r in refused if r.card}
+        wanted = grid_cards or sorted(named)
         lacking = [c for c in wanted if c not in shown]
         if lacking:
             codes = " ".join(c.code for c in lacking)

@@ -2311,6 +2311,11 @@ class Recognizer:
         #: unknown (``learned=False``: the profile's glyphs alone)
         self.reader: IndexReader | None = load_index_reader() if learned else None
         self._builtin = profile is None or self.profile is builtin_profile()
+        #: the ranks a profile calibrated on a deck without some (the 28-card deck of eights
+        #: to aces) knows; None for every rank. A card of another rank (the learned reader
+        #: reads every rank) is reported unknown: that deck holds none
+        ranks = frozenset(int(r) for r in self.profile.rank.labels.tolist())
+        self._ranks = None if len(ranks) == len(Rank) else ranks
         self.zones = zones
         self._polygons = [
             (z.id, [(float(x), float(y)) for x, y in z.polygon])
@@ -2827,6 +2832,10 @@ class Recognizer:
                 )
             ]
         out = self._read_indices(frame, found, out, contested, colour)
+        if self._ranks is not None:  # a deck without some ranks: no card of them is read
+            out = [
+                r if r.card is None or int(r.card.rank) in self._ranks else _unread(r) for r in out
+            ]
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
 
@@ -3394,6 +3403,11 @@ def shows_figure(middle: Image) -> bool:
     box = (labels[y : y + bh, x : x + bw] == i) & coloured[y : y + bh, x : x + bw]
     not_red = box & (hue[y : y + bh, x : x + bw] >= 12) & (hue[y : y + bh, x : x + bw] <= 160)
     return bool(np.count_nonzero(not_red) >= FIGURE_COLOUR * bw * bh)
+
+
+def _unread(r: Recognition) -> Recognition:
+    """``r`` reported unknown: its card is not one the profile's deck holds."""
+    return Recognition(Status.UNKNOWN, None, 0.0, r.corners, r.zone)
 
 
 def _ink_red(a: CornerRead, b: CornerRead) -> bool | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from config.camera import DEFAULT_ZONES, load_zones
+from controller.cards import DECKS, STANDARD_52, Deck
 from controller.errors import CameraError
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.imageio import read_image, write_image
@@ -70,6 +71,13 @@ def register(subparsers: Any) -> None:
         default=24,
         metavar="N",
         help="degraded copies of each index corner to train on (default: 24)",
+    )
+    cal.add_argument(
+        "--deck",
+        choices=sorted(DECKS),
+        default=STANDARD_52.name,
+        help="the deck photographed: standard (52 cards) or stripped28 (eights to aces, "
+        "28 cards, as Triple Action Hold'em deals); default: standard",
     )
     cal.set_defaults(run=run_calibrate)
 
@@ -213,6 +221,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 progress=bars.bar("calibrating", "photographs"),
                 layout=layout,
                 refused=refused,
+                deck=Deck.named(args.deck),
             )
     finally:
         for n, refusal in enumerate(refused, 1):

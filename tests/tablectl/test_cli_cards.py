@@ -104,3 +104,37 @@ def test_calibrate_refuses_a_photograph_with_its_reason_and_a_picture(
     assert "lacks QH" in out
     status, _, err = run(capsys, "cards", "calibrate", "--layout", "4x13", "--out", "x.npz")
     assert status == 2 and "needs --layout-image FILE, --layout ROWSxCOLUMNS and --order" in err
+
+
+def test_a_28_card_deck_calibrates_with_its_deck_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Triple Action Hold'em's deck of eights to aces: one photograph of each of its 28 cards
+    deck = tmp_path / "deck"
+    assert run(capsys, "cards", "render", "--deck", "--font", "duplex", "--out", str(deck))[0] == 0
+    rows = (deck / "labels.csv").read_text(encoding="utf-8").splitlines()
+    kept = [rows[0]] + [r for r in rows[1:] if r.split(",")[1][0] in "89TJQKA"]
+    (deck / "labels.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    assert len(kept) == 29
+    args = ["cards", "calibrate", "--images", str(deck), "--labels", str(deck / "labels.csv"),
+            "--augment", "2"]  # fmt: skip
+    status, _, err = run(capsys, *args, "--out", str(tmp_path / "a.npz"))
+    assert status == 2 and "lack 2, 3, 4, 5, 6, 7" in err and "--deck stripped28" in err
+    profile = tmp_path / "ta.npz"
+    status, out, _ = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
+    assert status == 0 and "wrote" in out
+    status, out, _ = run(
+        capsys, "cards", "recognize", str(deck / "qh.png"), "--profile", str(profile), "--json"
+    )
+    assert status == 0 and [c["card"] for c in json.loads(out)["cards"]] == ["QH"]
+    # a seven is no card of that deck: never read with its profile, whichever reader names it
+    status, out, _ = run(
+        capsys, "cards", "recognize", str(deck / "7h.png"), "--profile", str(profile), "--json"
+    )
+    assert status == 0 and json.loads(out)["cards"] == [] and json.loads(out)["unknown"] == 1
+    status, out, _ = run(capsys, "cards", "recognize", str(deck / "7h.png"), "--json")
+    assert status == 0 and [c["card"] for c in json.loads(out)["cards"]] == ["7H"]
+    # a photograph of a card that deck does not hold is refused, naming the deck
+    (deck / "labels.csv").write_text("\n".join([*kept, "7h.png,7H"]) + "\n", encoding="utf-8")
+    status, _, err = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
+    assert status == 0 and "7h.png: expected a card of the 28-card deck" in err
