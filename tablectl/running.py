@@ -226,7 +226,7 @@ class RunningTable:
         profile = load_profile(camera.profile) if camera.profile else None
         self.watcher = CameraWatcher(
             source,
-            Recognizer(profile, self.layout),
+            Recognizer(profile, self.layout, deck=self.runner.state.config.game.info.deck),
             lambda observation: self.service.put(Inbound("camera", item=observation)),
             lambda status: self.service.put(Inbound("hardware", item=("camera", status))),
             stable_frames=camera.stable_frames,

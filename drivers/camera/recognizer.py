@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from config.camera import ZoneLayout
-from controller.cards import Card, Rank, Suit
+from controller.cards import STANDARD_52, Card, Deck, Rank, Suit
 from drivers.camera.classifier import GlyphClassifier, Verdict
 from drivers.camera.glyphs import (
     PIP_BOX,
@@ -2305,17 +2305,21 @@ class Recognizer:
         zones: ZoneLayout | None = None,
         *,
         learned: bool = True,
+        deck: Deck | None = None,
     ) -> None:
         self.profile = profile if profile is not None else builtin_profile()
         #: the learned index reader, consulted where the profile's glyphs leave a card
         #: unknown (``learned=False``: the profile's glyphs alone)
         self.reader: IndexReader | None = load_index_reader() if learned else None
         self._builtin = profile is None or self.profile is builtin_profile()
-        #: the ranks a profile calibrated on a deck without some (the 28-card deck of eights
-        #: to aces) knows; None for every rank. A card of another rank (the learned reader
-        #: reads every rank) is reported unknown: that deck holds none
+        #: the cards that may be read: those of ``deck`` (the game's, where the table deals
+        #: the 28-card deck of eights to aces) whose ranks the profile knows (a profile
+        #: calibrated on that deck knows those ranks only); None: any card. A card of
+        #: another (the learned reader reads every rank) is reported unknown: none is dealt
         ranks = frozenset(int(r) for r in self.profile.rank.labels.tolist())
-        self._ranks = None if len(ranks) == len(Rank) else ranks
+        cards = deck.cards if deck is not None else STANDARD_52.cards
+        held = frozenset(c for c in cards if int(c.rank) in ranks)
+        self._held = None if len(held) == len(STANDARD_52) else held
         self.zones = zones
         self._polygons = [
             (z.id, [(float(x), float(y)) for x, y in z.polygon])
@@ -2832,10 +2836,8 @@ class Recognizer:
                 )
             ]
         out = self._read_indices(frame, found, out, contested, colour)
-        if self._ranks is not None:  # a deck without some ranks: no card of them is read
-            out = [
-                r if r.card is None or int(r.card.rank) in self._ranks else _unread(r) for r in out
-            ]
+        if self._held is not None:  # a deck without some cards: none of them is read
+            out = [r if r.card is None or r.card in self._held else _unread(r) for r in out]
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
         return FrameRecognition(w, h, tuple(out))
 
@@ -3406,7 +3408,7 @@ def shows_figure(middle: Image) -> bool:
 
 
 def _unread(r: Recognition) -> Recognition:
-    """``r`` reported unknown: its card is not one the profile's deck holds."""
+    """``r`` reported unknown: its card is not one the deck dealt holds."""
     return Recognition(Status.UNKNOWN, None, 0.0, r.corners, r.zone)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import drivers.camera.recognizer as recognizer_module
 from config.camera import ZoneLayout
-from controller.cards import STANDARD_52, Card
+from controller.cards import STANDARD_52, STRIPPED_28, Card
 from drivers.camera.glyphs import PIP_BOX, pip_count, read_pips
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
@@ -704,3 +704,15 @@ def test_a_disputed_built_in_read_is_settled_by_the_learned_reader_only_with_str
     for det in recognizer.recognize(frame.image).cards:
         truth, _ = match_truth(frame.cards, det.centre)
         assert truth is not None and det.card == truth.card
+
+
+def test_a_table_dealing_the_28_card_deck_reads_none_of_the_cards_it_lacks() -> None:
+    # Triple Action Hold'em's table deals eights to aces: a seven seen there is a misread
+    # (or a card that does not belong on the table), reported unknown, never as a card
+    samples = {s.card.code: s for s in render_deck(FaceStyle(), card_px=150)}
+    seven, queen = samples["7H"].image, samples["QH"].image
+    plain, stripped = Recognizer(), Recognizer(deck=STRIPPED_28)
+    assert [r.card for r in plain.recognize(seven).cards] == [Card.parse("7H")]
+    found = stripped.recognize(seven)
+    assert found.cards == () and found.unknown == 1
+    assert [r.card for r in stripped.recognize(queen).cards] == [Card.parse("QH")]
