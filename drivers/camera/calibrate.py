@@ -738,14 +738,13 @@ def calibrate_files(
             " and photographs" if images is not None else f" of {layout[0].name}"
         )
     profile = replace(profile, source=source)
-    if refused:
-        grid_cards = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
-        bad = {r.name for r in refused}
-        shown = {s.card for s in samples if s.name not in bad}
-        named = {s.card for s in samples} | {r.card for r in refused if r.card}
-        wanted = grid_cards or sorted(named)
-        lacking = [c for c in wanted if c not in shown]
-        if lacking:
-            codes = " ".join(c.code for c in lacking)
-            profile = replace(profile, source=f"{profile.source}; lacks {codes}")
+    # what it lacks: the laid-out deck's cards, or the deck's, not learnt (refused, or
+    # never photographed: a studio's forgotten card is named too)
+    grid_cards = [c for line in parse_layout(*layout[1:]) for c in line] if layout else []
+    bad = {r.name for r in refused or []}
+    shown = {s.card for s in samples if s.name not in bad}
+    lacking = [c for c in grid_cards or deck.cards if c not in shown]
+    if lacking:
+        codes = " ".join(c.code for c in lacking)
+        profile = replace(profile, source=f"{profile.source}; lacks {codes}")
     return profile

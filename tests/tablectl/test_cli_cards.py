@@ -122,7 +122,7 @@ def test_a_28_card_deck_calibrates_with_its_deck_named(
     assert status == 2 and "lack 2, 3, 4, 5, 6, 7" in err and "--deck stripped28" in err
     profile = tmp_path / "ta.npz"
     status, out, _ = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
-    assert status == 0 and "wrote" in out
+    assert status == 0 and "wrote" in out and "lacks" not in out
     status, out, _ = run(
         capsys, "cards", "recognize", str(deck / "qh.png"), "--profile", str(profile), "--json"
     )
@@ -138,3 +138,9 @@ def test_a_28_card_deck_calibrates_with_its_deck_named(
     (deck / "labels.csv").write_text("\n".join([*kept, "7h.png,7H"]) + "\n", encoding="utf-8")
     status, _, err = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
     assert status == 0 and "7h.png: expected a card of the 28-card deck" in err
+    # a card not photographed at all is named among what the profile lacks
+    forgotten = [row for row in kept if not row.startswith("8c.png,")]
+    assert len(forgotten) == 28
+    (deck / "labels.csv").write_text("\n".join(forgotten) + "\n", encoding="utf-8")
+    status, out, _ = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
+    assert status == 0 and "calibrated from 27 photographs; lacks 8C" in out
