@@ -93,6 +93,13 @@ def register(subparsers: Any) -> None:
     rec.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     rec.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
     rec.add_argument(
+        "--deck",
+        choices=sorted(DECKS),
+        default=STANDARD_52.name,
+        help="the deck dealt: a card it does not hold is reported unknown (stripped28: eights "
+        "to aces, as Triple Action Hold'em deals); default: standard",
+    )
+    rec.add_argument(
         "--zones",
         type=Path,
         help=f"zones TOML (default: {DEFAULT_ZONES.relative_to(DEFAULT_ZONES.parents[2])})",
@@ -139,6 +146,13 @@ def register(subparsers: Any) -> None:
         "(labels found wrong by eye; say why in a notes column)",
     )
     ev.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
+    ev.add_argument(
+        "--deck",
+        choices=sorted(DECKS),
+        default=STANDARD_52.name,
+        help="the deck dealt: a card it does not hold is reported unknown (stripped28: eights "
+        "to aces, as Triple Action Hold'em deals); default: standard",
+    )
     ev.add_argument(
         "--by",
         action="append",
@@ -244,7 +258,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_recognize(args: argparse.Namespace) -> int:
     """Recognise each image and print the result (with a bar over two or more images)."""
     zones = load_zones(args.zones)
-    recognizer = Recognizer(_profile(args.profile), zones)
+    recognizer = Recognizer(_profile(args.profile), zones, deck=Deck.named(args.deck))
     with Bars() as bars:
         report = bars.bar("recognising", "images") if len(args.images) > 1 else None
         if report is not None:
@@ -291,7 +305,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
     meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
     labels = corrected(read_labels(args.labels), args.corrections)
-    recognizer = Recognizer(_profile(args.profile))
+    recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
 
     def only(name: str) -> bool:
         return all(meta[c].get(name, "(none)") in values for c, values in wanted.items())

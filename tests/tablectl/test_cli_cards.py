@@ -134,6 +134,11 @@ def test_a_28_card_deck_calibrates_with_its_deck_named(
     assert status == 0 and json.loads(out)["cards"] == [] and json.loads(out)["unknown"] == 1
     status, out, _ = run(capsys, "cards", "recognize", str(deck / "7h.png"), "--json")
     assert status == 0 and [c["card"] for c in json.loads(out)["cards"]] == ["7H"]
+    # nor with the built-in profile, where the table deals that deck
+    status, out, _ = run(
+        capsys, "cards", "recognize", str(deck / "7h.png"), "--deck", "stripped28", "--json"
+    )
+    assert status == 0 and json.loads(out)["cards"] == [] and json.loads(out)["unknown"] == 1
     # a photograph of a card that deck does not hold is refused, naming the deck
     (deck / "labels.csv").write_text("\n".join([*kept, "7h.png,7H"]) + "\n", encoding="utf-8")
     status, _, err = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
