@@ -20,6 +20,17 @@ from drivers.camera.zones import draw_zones
 from tablectl.progress import Bars
 
 
+def _deck_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """The ``--deck`` option: the standard deck, or the 28-card one (``stripped28``)."""
+    parser.add_argument(
+        "--deck",
+        choices=sorted(DECKS),
+        default=STANDARD_52.name,
+        help=f"{what} (stripped28: the 28 cards of eights to aces, as Triple Action Hold'em "
+        "deals); default: standard",
+    )
+
+
 def register(subparsers: Any) -> None:
     """Add the ``cards`` command and its subcommands."""
     parser = subparsers.add_parser(
@@ -72,13 +83,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="degraded copies of each index corner to train on (default: 24)",
     )
-    cal.add_argument(
-        "--deck",
-        choices=sorted(DECKS),
-        default=STANDARD_52.name,
-        help="the deck photographed: standard (52 cards) or stripped28 (eights to aces, "
-        "28 cards, as Triple Action Hold'em deals); default: standard",
-    )
+    _deck_option(cal, "the deck photographed: standard (52 cards) or stripped28")
     cal.set_defaults(run=run_calibrate)
 
     rec = sub.add_parser(
@@ -92,13 +97,7 @@ def register(subparsers: Any) -> None:
     )
     rec.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     rec.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
-    rec.add_argument(
-        "--deck",
-        choices=sorted(DECKS),
-        default=STANDARD_52.name,
-        help="the deck dealt: a card it does not hold is reported unknown (stripped28: eights "
-        "to aces, as Triple Action Hold'em deals); default: standard",
-    )
+    _deck_option(rec, "the deck dealt: a card it does not hold is reported unknown")
     rec.add_argument(
         "--zones",
         type=Path,
@@ -146,13 +145,7 @@ def register(subparsers: Any) -> None:
         "(labels found wrong by eye; say why in a notes column)",
     )
     ev.add_argument("--profile", type=Path, help="deck profile (default: the built-in one)")
-    ev.add_argument(
-        "--deck",
-        choices=sorted(DECKS),
-        default=STANDARD_52.name,
-        help="the deck dealt: a card it does not hold is reported unknown (stripped28: eights "
-        "to aces, as Triple Action Hold'em deals); default: standard",
-    )
+    _deck_option(ev, "the deck dealt: a card it does not hold is reported unknown")
     ev.add_argument(
         "--by",
         action="append",
