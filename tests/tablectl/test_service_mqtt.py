@@ -175,6 +175,11 @@ def rounds_ended(journal: Path) -> list[dict[str, Any]]:
         ]
 
 
+#: rounds the crew deals around a broker restart: the first before it, and enough after it
+#: that the seats, reconnected, bet in one whatever the outage's betting windows took
+ROUNDS_AROUND_A_RESTART = 6
+
+
 def test_the_table_survives_a_broker_restart(
     mosquitto_factory: Any, mqtt_client: Any, table_id: str, tmp_path: Path
 ) -> None:
@@ -188,7 +193,7 @@ def test_the_table_survives_a_broker_restart(
         table_id,
         "ultimate-texas-holdem",
         seats_for("shared", 2),
-        rounds=3,
+        rounds=ROUNDS_AROUND_A_RESTART,
         seed=2,
         studio=True,
         passwords=PASSWORDS,
@@ -200,18 +205,24 @@ def test_the_table_survives_a_broker_restart(
         while not crew.rounds_ended and time.monotonic() < deadline:
             time.sleep(0.05)
         assert crew.rounds_ended, "no round ended before the restart"
+        before = len(rounds_ended(tmp_path / "j.db"))
         broker.restart()
         # the studio's timers run the round on while the broker is away (its events are not
         # kept for a display that was away: the states republished at the next birth are),
         # so the rounds are counted at the table, not from the crew's events
-        deadline = time.monotonic() + 60
-        while not (crew.dealer.started >= 3 and table.service.state.round is None):
+        deadline = time.monotonic() + 90
+        while not (
+            crew.dealer.started >= ROUNDS_AROUND_A_RESTART and table.service.state.round is None
+        ):
             assert time.monotonic() < deadline, (crew.dealer.started, crew.rounds_ended)
             time.sleep(0.05)
         ended = [data["outcome"] for data in rounds_ended(tmp_path / "j.db")]
-        # a round whose betting fell in the outage ends with no bets (its seats were away)
-        assert len(ended) >= 3 and set(ended) <= {"complete", "no bets"}, ended
-        assert ended.count("complete") >= 2, ended
+        # a round whose betting fell in the outage ends with no bets (its seats were away:
+        # on a loaded machine their reconnection may take two rounds' betting); once back,
+        # the seats bet again and a round completes
+        assert len(ended) >= ROUNDS_AROUND_A_RESTART, ended
+        assert set(ended) <= {"complete", "no bets"}, ended
+        assert ended[0] == "complete" and "complete" in ended[before:], (before, ended)
         assert table.link.connects >= 2  # reconnected, and republished under a new birth
         display = mqtt_client(broker, "display")
         display.subscribe(Topics(table_id).state, Topics(table_id).status)
