@@ -225,13 +225,13 @@ def main() -> int:
         )
     for miss in real["misreads"]:
         print(f"  confident-wrong: {miss['file']}: read {' '.join(miss['read'])}")
-    cal = real["calibrated"] or {"calibration_seconds": 0, "source": "no laid-out deck",
-                                 "refused": [], "overall": None, "by_deck": {}}  # fmt: skip
-    print(f"calibrated from deck F's laid-out photograph in {cal['calibration_seconds']} s: "
-          f"{cal['source']}; {len(cal['refused'])} refused")  # fmt: skip
-    for name, t in (
-        [("decks D and F", cal["overall"]), *cal["by_deck"].items()] if cal["overall"] else []
-    ):
+    cal = real["calibrated"]
+    if cal is None:
+        print(f"calibrated profile: no laid-out deck ({LAYOUT[0]}) at {root}")
+    else:
+        print(f"calibrated from deck F's laid-out photograph in {cal['calibration_seconds']} s: "
+              f"{cal['source']}; {len(cal['refused'])} refused")  # fmt: skip
+    for name, t in [("decks D and F", cal["overall"]), *cal["by_deck"].items()] if cal else []:
         print(
             f"  {name:<26} {t['listed']:>6} {t['right']:>6} {100 * t['recall']:>6.1f}% "
             f"{t['confident_wrong']:>6} {t['wrong_per_thousand']:>8.2f} {t['unknown']:>7} "

@@ -172,6 +172,21 @@ def _index_first(
     return None
 
 
+def _corners(
+    image: Image,
+    quad: NDArray[np.float64],
+    aspect: float,
+    index_box: tuple[float, float, float, float],
+) -> tuple[list[Image], list[IndexGlyphs | None], list[int]]:
+    """The four corner patches of the card ``quad`` outlines, their glyphs split (None
+    where a corner shows no rank over a suit), and which two hold its index
+    (:func:`_index_pair`; none where no corner does)."""
+    patches = index_patches(image, quad, aspect, index_box)
+    card_h = float(canonical_size(aspect)[1])
+    glyphs = [split_index(p, card_h, patch_origin(aspect, index_box)) for p in patches]
+    return patches, glyphs, _index_pair(glyphs)
+
+
 def _aspect(quad: NDArray[np.float64]) -> float:
     sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
@@ -281,7 +296,7 @@ def calibrate(
             )
             if refused is None:
                 raise CalibrationError(message)
-            refused.append(_refusal(sample, message, None))
+            refused.append(_refusal(sample, message))
             continue
         try:
             quads.append(_largest_quad(sample))
@@ -322,16 +337,12 @@ def calibrate(
     small: list[NDArray[np.float32]] = []
     small_labels: list[int] = []
     for done, (sample, quad) in enumerate(zip(samples, cards, strict=True), 1):
-        patches = index_patches(sample.image, quad, aspect, index_box)
-        glyphs = [split_index(p, card_h, origin) for p in patches]
-        chosen = _index_pair(glyphs)
+        patches, glyphs, chosen = _corners(sample.image, quad, aspect, index_box)
         if not chosen:  # the outline's (or the place's) corners show no index
             again = _index_first(sample, aspect, index_box, reader)
             if again is not None:
                 quad = again
-                patches = index_patches(sample.image, quad, aspect, index_box)
-                glyphs = [split_index(p, card_h, origin) for p in patches]
-                chosen = _index_pair(glyphs)
+                patches, glyphs, chosen = _corners(sample.image, quad, aspect, index_box)
         if not chosen:
             message = (
                 f"{sample.name}: expected a rank over a suit in a corner of the card "
@@ -388,8 +399,7 @@ def calibrate(
     missing += [Suit(s).char for s in sorted({int(c.suit) for c in deck.cards} - set(suit_labels))]
     if missing:
         also = f" ({len(refused)} photographs refused)" if refused else ""
-        short = {int(c.rank) for c in STANDARD_52.cards} - {int(c.rank) for c in STRIPPED_28.cards}
-        if deck is STANDARD_52 and set(rank_labels) == held - short:
+        if deck is STANDARD_52 and set(rank_labels) == {int(c.rank) for c in STRIPPED_28.cards}:
             also += f"; for the {STRIPPED_28.description}, calibrate with --deck {STRIPPED_28.name}"
         raise CalibrationError(
             f"calibration photographs lack {', '.join(missing)}: expected every rank and suit "

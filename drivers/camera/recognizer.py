@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache, partial
 from typing import Any, NamedTuple
@@ -3132,14 +3132,14 @@ class Recognizer:
 
     def _own_glyphs_agree(self, frame: Image, guess: _Guess | None, patch: Image) -> _Guess | None:
         """``guess`` (:meth:`_settle_corner`'s) settled where a calibrated profile's glyphs
-        (the deck's own) read its
-        index corner ``patch`` alone as the card the learned reader names with at least
-        :data:`OWN_GLYPHS_AGREE` of one corner's leads: the glyphs' read must clear what
-        one corner alone needs (:meth:`IndexRead.accepted`: :data:`SINGLE_CORNER` times the
-        margins, growing as the card gets smaller, in ink of the suit's colour), and a
-        five's middle must not show a three. Two readers of different kinds, one of them
-        taught this deck's print, then name the same card. ``guess`` as it is otherwise
-        (the built-in profile's glyphs are rendered ones: its guesses stay as they are)."""
+        (the deck's own) read its index corner ``patch`` alone as the card the learned
+        reader names with at least :data:`OWN_GLYPHS_AGREE` of one corner's leads: the
+        glyphs' read must clear what one corner alone needs (:meth:`IndexRead.accepted`:
+        :data:`SINGLE_CORNER` times the margins, growing as the card gets smaller, in ink of
+        the suit's colour), and a five's middle must not show a three. Two readers of
+        different kinds, one of them taught this deck's print, then name the same card.
+        ``guess`` as it is otherwise (the built-in profile's glyphs are rendered ones: its
+        guesses stay as they are)."""
         if guess is None or guess.card is not None or self._builtin:
             return guess
         read = guess.read
@@ -3409,7 +3409,7 @@ def shows_figure(middle: Image) -> bool:
 
 def _unread(r: Recognition) -> Recognition:
     """``r`` reported unknown: its card is not one the deck dealt holds."""
-    return Recognition(Status.UNKNOWN, None, 0.0, r.corners, r.zone)
+    return replace(r, status=Status.UNKNOWN, card=None, confidence=0.0)
 
 
 def _ink_red(a: CornerRead, b: CornerRead) -> bool | None:
