@@ -258,8 +258,10 @@ def test_a_real_laid_out_deck_calibrates_a_profile_that_reads_its_other_photos(
     )  # fmt: skip
     assert design.overall.wrong == 0
     assert design.overall.listed == 122
-    assert design.groups["deck"]["deck-F"].right >= 65  # 66 measured: 97 %
-    assert design.overall.right >= 114  # 117 measured (deck D 51 of 54)
+    assert design.groups["deck"]["deck-F"].right >= 66  # 67 measured: 98.5 %
+    assert design.overall.right >= 117  # 119 measured: 97.5 % (deck D 52 of 54)
+    # the layout's ten of hearts, its lower hearts biting into its outline
+    assert Card.parse("TH") in {d.card for d in recognizer.recognize(read_image(photo)).cards}
 
 
 def test_a_calibrated_deck_s_own_glyphs_settle_an_index_corner_the_reader_leaves_short(

@@ -25,6 +25,7 @@ from drivers.camera.recognizer import (
     corner_hypotheses,
     effective_size,
     exposed,
+    find_shapes,
     locate,
     needed_margins,
     pip_patch,
@@ -149,6 +150,33 @@ def test_cards_in_a_glare_on_dark_felt_are_found_apart_from_it(recognizer: Recog
         assert len(result.detections) <= len(cards)  # no glare reported as a card
         read += len(result.cards)
     assert read >= 30
+
+
+def test_a_card_whose_pips_bite_into_its_outline_is_found_as_a_loose_outline() -> None:
+    # a card's paper with eight narrow bites from each long edge (pips printed close to
+    # it, the ink between them run together): its outline fills no card-shaped
+    # quadrilateral, nor does paper run all round its inside, until it is closed; it is
+    # then one card, read as an outline paper fills loosely
+    mask = np.zeros((400, 400), np.uint8)
+    corners = np.array([[100, 80], [250, 80], [250, 290], [100, 290]], np.int32)
+    cv2.fillConvexPoly(mask, corners, 255)
+    for k in range(8):
+        y = 92 + 25 * k
+        mask[y : y + 10, 100:160] = 0
+        mask[y : y + 10, 190:251] = 0
+    quads, blobs, loose = find_shapes(mask, min_area=600)
+    assert quads == [] and len(blobs) == 1  # no card's shape as it is
+    quads, blobs, loose = find_shapes(mask, min_area=600, value=mask)
+    assert len(quads) == 1 and blobs == []
+    assert loose[0] is not None  # read with one corner's margins
+    found = quads[0][np.argsort(quads[0].sum(axis=1))]
+    expected = corners[np.argsort(corners.sum(axis=1))]
+    assert np.abs(found - expected).max() <= 3
+    # bites too wide to close leave it a blob
+    wide = np.zeros_like(mask)
+    cv2.fillConvexPoly(wide, corners, 255)
+    wide[120:260, 150:251] = 0
+    assert find_shapes(wide, min_area=600, value=wide)[0] == []
 
 
 @pytest.mark.parametrize("codes", [("AC", "AS", "JC", "JS"), ("QC", "QS", "KC", "KS")])

@@ -24,8 +24,10 @@ from drivers.camera.recognizer import (
     SQUASH_STEP,
     Recognizer,
     Status,
+    exposed,
     frame_squash,
     index_hypotheses,
+    index_ink,
     locate,
     restretched,
 )
@@ -119,6 +121,54 @@ def test_an_outline_left_unknown_is_searched_for_index_corners(recognizer: Recog
     listed = _cards("3S 4C 4D 4S 5C 5H 5S 8H 8S 9S AC AD AS JC KC QD TC TD")
     assert set(read) <= listed
     assert len(read) == len(set(read)), "a card read twice"
+
+
+def test_a_thin_rank_glyph_beside_a_cards_edge_is_ink_against_the_paper_around_it() -> None:
+    # deck D's nine of hearts on a grey cloth: its index lies by the card's edge, half its
+    # neighbourhood dark cloth, and its thin nine measured against that neighbourhood's mean
+    # falls apart in specks; against the paper around it alone, it is one glyph
+    frame = exposed(read_image(real_photo("alk_in_09.jpg")))
+    nine = (752.0, 50.0)  # the nine at the card's top-right corner (the card turned over)
+
+    def near(beside_edges: bool) -> list[tuple[float, float]]:
+        ink = index_ink(frame, 255.0, [], beside_edges=beside_edges)
+        return [
+            (float(w), float(h))
+            for (x, y), w, h in zip(ink.centres[1:], ink.w, ink.h, strict=True)
+            if abs(x - nine[0]) < 15 and abs(y - nine[1]) < 15
+        ]
+
+    assert all(max(w, h) <= 10 for w, h in near(False))  # specks, no glyph
+    assert any(20 <= max(w, h) <= 35 for w, h in near(True))
+
+
+def test_an_index_beside_a_cards_edge_is_guessed_with_the_tries_left(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # that nine of hearts: its outline runs into the seven of diamonds it lies on, and
+    # its index's ink is found only against the paper around it; the guesses from that
+    # ink come after all the others, and read it
+    listed = "2D 7D 8H 9S 9H"
+    assert Card.parse("9H") in _read_within(recognizer, "alk_in_09.jpg", listed)
+    monkeypatch.setattr(recognizer_module, "beside_edges_hypotheses", lambda *_, **__: [])
+    assert Card.parse("9H") not in _read_within(recognizer, "alk_in_09.jpg", listed)
+
+
+def test_guesses_beside_cards_edges_add_to_the_first_ones_never_repeat_them() -> None:
+    frame = exposed(read_image(real_photo("alk_in_09.jpg")))
+    first = index_hypotheses(frame, 255.0, 1.0, [], ASPECT)
+    more = recognizer_module.beside_edges_hypotheses(
+        frame, 255.0, 1.0, [], ASPECT, recognizer_module.DEFAULT_INDEX_BOX, first
+    )
+    assert more
+    assert len(first) + len(more) <= recognizer_module.MAX_INDEX_PAIRS
+    centres = [c for _, c in first + more]
+    same = recognizer_module.INDEX_SAME_CENTRE
+    for i in range(len(first), len(centres)):  # each added one away from all before it
+        x, y = centres[i]
+        assert all(max(abs(x - u), abs(y - v)) >= same for u, v in centres[:i])
+    # the nine's own index among them
+    assert any(abs(x - 752) < 15 and abs(y - 50) < 15 for _, (x, y) in more)
 
 
 def test_a_card_whose_outline_misplaces_its_index_corners_is_read_from_its_ink(
@@ -552,8 +602,12 @@ def test_a_faint_rank_by_a_cards_edge_on_a_dark_table_is_ink_against_a_narrower_
     # a phone's seven of spades on black granite: its outline is lost in a glare beside
     # it, and its index lies by the card's edge, where a neighbourhood of an index's size
     # takes in the dark table: its mean falls to the faint seven's ink (2 pixels of it
-    # found). Against a narrower neighbourhood the seven is ink, and the card is read
+    # found). Against a narrower neighbourhood the seven is ink, and the card is read; so
+    # it is against the paper around it alone (the guesses beside cards' edges), and with
+    # neither it is not
     name = "amm_IMG_20220921_194834.jpg"
     assert Card.parse("7S") in _read_within(recognizer, name, "7S 8D 9H QD")
     monkeypatch.setattr(recognizer_module, "INDEX_NARROW_BLOCK", 0.3)  # the index's own
+    assert Card.parse("7S") in _read_within(recognizer, name, "7S 8D 9H QD")
+    monkeypatch.setattr(recognizer_module, "beside_edges_hypotheses", lambda *_, **__: [])
     assert Card.parse("7S") not in set(_read(recognizer, name))
