@@ -1517,8 +1517,8 @@ INDEX_INK = 20
 #: batches (:data:`INDEX_BATCH`) it runs about a tenth slower than 0.6 did before them
 INDEX_LIGHT = 0.5
 #: ink beside a card's edge (:func:`index_ink`'s ``beside_edges``) is measured against the
-#: paper around it where paper is at least this share of its neighbourhood (measured with
-#: the guesses pooled: 0.15 read as many, 0.5 one card fewer)
+#: paper around it where paper is at least this share of its neighbourhood (on the
+#: standard decks 0.15 reads as many cards, 0.5 two fewer)
 INDEX_BESIDE_PAPER = 0.3
 #: where no card was read to size the search by, ink is also looked for against a
 #: neighbourhood of this share of the frame's shorter side, for glyphs larger than the
@@ -1826,7 +1826,7 @@ def index_hypotheses(
 
 
 #: a guess from ink beside cards' edges whose rank glyph is centred within this many frame
-#: pixels (across and down) of a first guess's is that guess again
+#: pixels (across and down) of a first guess's is that guess again (1.5 and 6 read as many)
 INDEX_SAME_CENTRE = 3.0
 
 
