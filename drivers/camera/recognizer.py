@@ -2386,6 +2386,33 @@ def _suit_shown(card: Card, size: float) -> bool:
     return card.suit in _RED or size >= INDEX_BLACK_SIDE
 
 
+#: a guess inside a card read from its index is that card's other index corner where its
+#: rank glyph lies within this many :data:`INDEX_STEP` of the typical card of where that
+#: card's other corners hold their indices (:func:`_at_other_index`)
+INDEX_OTHER_REACH = 2.0
+
+
+def _at_other_index(quad: NDArray[np.float32], centre: Point, reach: float) -> bool:
+    """Whether ``centre`` lies within ``reach`` pixels of where the card guessed as
+    ``quad`` (its index corner first) holds the rank glyph of another of its index corners:
+    the opposite corner's, or either other corner's (decks with indices in four corners).
+
+    Until this release any guess inside a card read from its index was taken for that
+    card's own other corner and not read; but the cards of a fan lie on one another, and
+    the card read from its index reaches under those on it, their indices inside its quad
+    (deck E's ace of spades in a fan of four on blue, deck C's fans). Where only a card's
+    other corners are skipped, the standard decks read 13 cards more and 3 fewer (their
+    tries taken by the guesses now read); at 1 :data:`INDEX_STEP` 16 more and 7 fewer."""
+    q = quad.astype(np.float64)
+    right, down = q[1] - q[0], q[3] - q[0]
+    ax, ay = INDEX_RANK_AT
+    for u, v in ((1 - ax, 1 - ay), (1 - ax, ay), (ax, 1 - ay)):
+        x, y = q[0] + u * right + v * down
+        if math.hypot(centre[0] - x, centre[1] - y) <= reach:
+            return True
+    return False
+
+
 def _opposite_corners(a: _Guess, b: _Guess, squash: float) -> bool:
     """Whether two guessed index corners lie at opposite corners of one card: of sizes
     within :data:`PAIR_SIZE` of each other, turned half a turn from each other, the second's
@@ -3143,10 +3170,12 @@ class Recognizer:
                 if i == len(hyps):
                     break
             quad, centre = hyps[i]
-            # the other index corners of a card read here are not read again
+            # the other index corners of a card read here are not read again; another
+            # card's index lying on it (a fan's cards lie on one another) is
             if any(
                 cv2.pointPolygonTest(q, centre, False) >= 0
                 and math.hypot(centre[0] - r[3][0], centre[1] - r[3][1]) >= near
+                and _at_other_index(q, centre, INDEX_OTHER_REACH * near)
                 for q, r in zip(read_quads, reads, strict=True)
             ):
                 continue

@@ -210,7 +210,7 @@ def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recog
     assert result.overall.images == 216 and result.overall.listed == 945
     assert result.overall.wrong == 0
     # the floor measured so far: found and read cards must not get rarer
-    assert result.overall.right >= 795  # 805 measured, none wrong (795 a release before)
+    assert result.overall.right >= 805  # 815 measured, none wrong (795 a release before)
 
 
 def test_real_cards_lying_on_one_another_on_a_white_desk_are_found() -> None:

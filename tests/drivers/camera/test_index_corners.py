@@ -171,6 +171,32 @@ def test_guesses_beside_cards_edges_add_to_the_first_ones_never_repeat_them() ->
     assert any(abs(x - 752) < 15 and abs(y - 50) < 15 for _, (x, y) in more)
 
 
+def test_a_fans_index_lying_on_a_card_read_from_its_index_is_read(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # four cards fanned on blue (deck E): the ace of hearts, under the others, is read from
+    # its index, and the card guessed around it reaches under the ace of spades, whose
+    # index lies inside it, far from where the ace of hearts' own other corners hold theirs
+    listed = "TD KD AS AH"
+    assert _cards("AS AH") <= _read_within(recognizer, "paw_zbiory_7.jpg", listed)
+    # taken, as before, for the ace of hearts' own other corner, it is not read
+    monkeypatch.setattr(recognizer_module, "_at_other_index", lambda *_: True)
+    assert Card.parse("AS") not in _read_within(recognizer, "paw_zbiory_7.jpg", listed)
+
+
+def test_a_cards_other_index_corners_are_where_its_shape_puts_them() -> None:
+    quad = _upright(100.0, 50.0, 120.0).astype(np.float32)  # 120 x 168, index top-left
+    at = recognizer_module._at_other_index
+    ax, ay = INDEX_RANK_AT
+    width, height = 120.0, 120.0 / ASPECT
+    opposite = (100.0 + (1 - ax) * width, 50.0 + (1 - ay) * height)
+    assert at(quad, opposite, 5.0)
+    assert at(quad, (100.0 + (1 - ax) * width, 50.0 + ay * height), 5.0)  # four corners
+    assert at(quad, (100.0 + ax * width, 50.0 + (1 - ay) * height), 5.0)
+    assert not at(quad, (160.0, 134.0), 5.0)  # the middle: another card's index
+    assert not at(quad, (opposite[0] - 20.0, opposite[1]), 5.0)
+
+
 def test_a_card_whose_outline_misplaces_its_index_corners_is_read_from_its_ink(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -344,7 +344,7 @@ def test_real_photographs_of_decks_never_tuned_on() -> None:
 def test_real_photographs_of_every_standard_deck() -> None:
     counts = _read_real(STANDARD_DECKS)
     assert counts["wrong"] <= counts["labelled"] / 1000, counts
-    assert counts["right"] >= 795, counts  # measured: 805 of 945, none wrong
+    assert counts["right"] >= 805, counts  # measured: 815 of 945, none wrong
 
 
 def test_one_clear_corner_and_a_faint_one_settle_a_number_card_its_pips_confirm() -> None:
