@@ -2397,12 +2397,12 @@ def _at_other_index(quad: NDArray[np.float32], centre: Point, reach: float) -> b
     ``quad`` (its index corner first) holds the rank glyph of another of its index corners:
     the opposite corner's, or either other corner's (decks with indices in four corners).
 
-    Until this release any guess inside a card read from its index was taken for that
-    card's own other corner and not read; but the cards of a fan lie on one another, and
-    the card read from its index reaches under those on it, their indices inside its quad
-    (deck E's ace of spades in a fan of four on blue, deck C's fans). Where only a card's
-    other corners are skipped, the standard decks read 13 cards more and 3 fewer (their
-    tries taken by the guesses now read); at 1 :data:`INDEX_STEP` 16 more and 7 fewer."""
+    A guess anywhere inside a card read from its index is not that card's other corner:
+    the cards of a fan lie on one another, and the card read from its index reaches under
+    those on it, their indices inside its quad (deck E's ace of spades in a fan of four on
+    blue, deck C's fans). Skipping only the guesses at a card's other corners, rather than
+    every guess inside it, the standard decks read 13 cards more and 3 fewer (their tries
+    taken by the guesses now read); at 1 :data:`INDEX_STEP`, 16 more and 7 fewer."""
     q = quad.astype(np.float64)
     right, down = q[1] - q[0], q[3] - q[0]
     ax, ay = INDEX_RANK_AT
