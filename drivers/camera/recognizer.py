@@ -1144,6 +1144,28 @@ def find_shapes(
     return quads, blobs, loose
 
 
+def _hull_fit(
+    contour: NDArray[np.int32],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float] | None:
+    """An outline's convex hull, the quadrilateral fitted to it (corners clockwise on
+    screen, :func:`_order`) and that quadrilateral's area; None where none fits."""
+    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
+    found = _hull_quad(hull)
+    if found is None:
+        return None
+    quad = _order(found)
+    area = float(cv2.contourArea(quad.astype(np.float32)))
+    return (hull, quad, area) if area > 0 else None
+
+
+def _proportion(quad: NDArray[np.float64]) -> tuple[float, float]:
+    """A quadrilateral's proportions (its mean shorter pair of opposite sides over its mean
+    longer pair) and its shortest side."""
+    sides = _sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(min(a, b) / max(a, b)), float(sides.min())
+
+
 #: a paper blob that is no card's shape is closed by this share of its box's shorter side
 #: (:func:`_closed_card`), and is one card where it then fills CLOSED_FILL of a quadrilateral
 #: whose sides are in CLOSED_ASPECT's proportions (a card's, seen up to about 45 degrees
@@ -1165,19 +1187,15 @@ def _closed_card(contour: NDArray[np.int32]) -> NDArray[np.float64] | None:
     quadrilateral fitted to it, are the blob's own: a blob whose hull is no card's shape, or
     fills too little of it, is refused before it is closed (on deck F's real frame of the
     benchmark, 11 blobs a frame took 3 ms to close)."""
-    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
-    found = _hull_quad(hull)
-    if found is None:
+    fitted = _hull_fit(contour)
+    if fitted is None:
         return None
-    quad = _order(found)
-    quad_area = cv2.contourArea(quad.astype(np.float32))
-    sides = _sides(quad)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    hull, quad, quad_area = fitted
+    proportion, shortest = _proportion(quad)
     if (
-        quad_area <= 0
-        or cv2.contourArea(hull.astype(np.float32)) < CLOSED_FILL * quad_area
-        or not CLOSED_ASPECT[0] <= min(a, b) / max(a, b) <= CLOSED_ASPECT[1]
-        or sides.min() < 10
+        cv2.contourArea(hull.astype(np.float32)) < CLOSED_FILL * quad_area
+        or not CLOSED_ASPECT[0] <= proportion <= CLOSED_ASPECT[1]
+        or shortest < 10
     ):
         return None
     x, y, w, h = cv2.boundingRect(contour)
@@ -1198,22 +1216,17 @@ def _card_quad(
 ) -> tuple[NDArray[np.float64], float] | None:
     """A card-shaped quadrilateral for one outline, and how well the outline fills it
     (intersection over union; 1 for a card with a white frame round a printed middle)."""
-    hull = cv2.convexHull(contour)
-    found = _hull_quad(hull.reshape(-1, 2).astype(np.float64))
-    if found is None:
+    fitted = _hull_fit(contour)
+    if fitted is None:
         return None
-    quad = _order(found)
-    quad_area = cv2.contourArea(quad.astype(np.float32))
-    if quad_area <= 0:
-        return None
+    _, quad, quad_area = fitted
     framed = False
     if area / quad_area < 0.8:
         if not _paper_frame(mask, quad):
             return None
         framed = True
-    sides = _sides(quad)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if min(a, b) / max(a, b) < 0.35 or sides.min() < 10:
+    proportion, shortest = _proportion(quad)
+    if proportion < 0.35 or shortest < 10:
         return None
     refined = _refine(quad, contour.reshape(-1, 2).astype(np.float64))  # keeps the order
     if framed or area >= 0.97 * quad_area:  # a clean card: no need to measure the overlap
