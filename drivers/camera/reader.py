@@ -28,6 +28,7 @@ import threading
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -49,6 +50,7 @@ __all__ = [
     "ink_colour",
     "ink_redness",
     "load_index_reader",
+    "percentile_u8",
     "with_ink",
 ]
 
@@ -106,6 +108,24 @@ def _stretch_bounds(grey: NDArray[np.uint8]) -> NDArray[np.float64]:
     step = b - a  # uint8: b >= a
     bounds: NDArray[np.float64] = np.where(t >= 0.5, b - step * (1 - t), a + step * t)
     return bounds
+
+
+def percentile_u8(values: NDArray[Any], q: float) -> float:
+    """The ``q``-th percentile (0 … 100) of uint8 ``values`` (any shape), exactly as
+    ``np.percentile`` gives it (linear between the two nearest ranks), from their histogram:
+    NumPy's partition costs 10 to 30 microseconds a call on the 192 pixels of
+    :func:`~drivers.camera.recognizer._whiteness` and on a frame's sampled pixels, a
+    histogram a few (the recognizer asks dozens a frame)."""
+    flat = np.asarray(values).ravel()
+    if flat.dtype != np.uint8 or flat.size == 0:
+        raise ValueError(f"expected uint8 values, got {flat.size} of {flat.dtype}")
+    at = (flat.size - 1) * (q / 100)
+    low = int(at)
+    high = min(low + 1, flat.size - 1)
+    below = np.cumsum(np.bincount(flat, minlength=256))  # values <= each level
+    a, b = int(np.searchsorted(below, low, "right")), int(np.searchsorted(below, high, "right"))
+    t, step = at - low, b - a
+    return float(b - step * (1 - t)) if t >= 0.5 else float(a + step * t)
 
 
 def _medians(values: NDArray[np.float32]) -> NDArray[np.float32]:

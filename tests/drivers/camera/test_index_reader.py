@@ -14,6 +14,8 @@ from types import ModuleType
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import Card
 from drivers.camera.evaluate import real_labels, real_photos
@@ -190,6 +192,33 @@ def test_the_corner_is_stretched_between_the_same_percentiles_numpy_gives() -> N
         many = rng.integers(0, 256, (4, h, w), dtype=np.uint8)
         expected = [[float(v) for v in np.percentile(g, (2, 98))] for g in many]
         assert _stretch_bounds(many).tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 255), min_size=1, max_size=400),
+    q=st.one_of(st.sampled_from([0.0, 2.0, 50.0, 90.0, 98.0, 99.0, 100.0]), st.floats(0, 100)),
+    levels=st.sampled_from([1, 7, 40]),
+)
+def test_a_percentile_of_uint8_values_is_numpys_own(
+    values: list[int], q: float, levels: int
+) -> None:
+    """percentile_u8 stands for np.percentile on the recognizer's uint8 pixels: the same
+    float, ties and few levels included, for any share."""
+    from drivers.camera.reader import percentile_u8
+
+    array = (np.array(values) // levels * levels).astype(np.uint8)
+    assert percentile_u8(array, q) == float(np.percentile(array, q))
+    assert percentile_u8(array.reshape(1, -1)[:, ::2], q) == float(np.percentile(array[::2], q))
+
+
+def test_a_percentile_of_other_values_is_refused_saying_what_came() -> None:
+    from drivers.camera.reader import percentile_u8
+
+    with pytest.raises(ValueError, match="expected uint8 values, got 3 of float32"):
+        percentile_u8(np.zeros(3, np.float32), 50)
+    with pytest.raises(ValueError, match="got 0 of uint8"):
+        percentile_u8(np.zeros(0, np.uint8), 50)
 
 
 def _stretched_by_numpy(patch: np.ndarray) -> np.ndarray:
