@@ -1707,7 +1707,11 @@ def index_ink(
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
     f = max(1, min(int(0.1 * card_height / INDEX_GLYPH), -(-max(fw, fh) // DETECTION_SIZE)))
-    small = frame if f == 1 else cv2.resize(frame, (fw // f, fh // f), interpolation=cv2.INTER_AREA)
+    small = (
+        frame
+        if f == 1
+        else cv2.resize(frame, (max(1, fw // f), max(1, fh // f)), interpolation=cv2.INTER_AREA)
+    )
     b, g, r = cv2.split(small)
     darkest = cv2.min(cv2.min(b, g), r)
     sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
@@ -2347,7 +2351,9 @@ def locate(frame: Image) -> Located:
         frame
         if factor == 1
         else np.asarray(
-            cv2.resize(frame, (w // factor, h // factor), interpolation=cv2.INTER_AREA),
+            cv2.resize(  # a strip's short side kept (a frame 1 pixel by 5,000 read, not refused)
+                frame, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA
+            ),
             np.uint8,
         )
     )
