@@ -487,12 +487,9 @@ _ROLL = [np.array([(i + k) % 4 for i in range(4)]) for k in range(4)]  # corner 
 def _sides(quad: NDArray[np.float64]) -> NDArray[np.float64]:
     """Side lengths: side i runs from corner i - 1 to corner i.
 
-    A float64 quadrilateral's are worked out on Python's floats (the same operations, so
-    the same figures as NumPy's): a frame asks for them dozens of times, and NumPy's
-    operations on four points cost more in calling than in arithmetic."""
-    if quad.dtype != np.float64 or quad.shape != (4, 2):
-        d = quad - quad[_ROLL[3]]
-        return np.asarray(np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), np.float64)
+    Worked out on Python's floats (the same operations, so the same figures as NumPy's on
+    float64 corners): a frame asks for them dozens of times, and NumPy's operations on four
+    points cost more in calling than in arithmetic."""
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
     return np.array(
         [
@@ -1022,12 +1019,8 @@ def _edge_card(
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
     """The corners by their angle about their mean: clockwise on screen from the
-    upper-left side. Four float64 corners are ordered on Python's floats (as with
-    :func:`_sides`, NumPy's calls cost more than the arithmetic)."""
-    if quad.dtype != np.float64 or quad.shape != (4, 2):
-        c = quad.mean(axis=0)
-        ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
-        return quad[np.argsort(ang)]
+    upper-left side, ordered on Python's floats (as with :func:`_sides`, NumPy's calls
+    cost more than the arithmetic)."""
     points = quad.tolist()
     cx = (((points[0][0] + points[1][0]) + points[2][0]) + points[3][0]) / 4
     cy = (((points[0][1] + points[1][1]) + points[2][1]) + points[3][1]) / 4
