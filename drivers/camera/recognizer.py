@@ -1696,6 +1696,7 @@ def index_ink(
     taken: Sequence[NDArray[np.float32]],
     *,
     beside_edges: bool = False,
+    memo: dict[tuple[Any, ...], Any] | None = None,
 ) -> IndexInk:
     """The ink components of ``frame`` that index glyphs may be (:func:`index_hypotheses`),
     looked for around the typical card of ``card_height`` pixels (0: any size).
@@ -1704,46 +1705,65 @@ def index_ink(
     pixels only, where they are at least :data:`INDEX_BESIDE_PAPER` of the neighbourhood).
     An index lies by its card's edge; on a dark table half its neighbourhood is table, whose
     mean is then as dark as a thin rank glyph (deck D's nine of hearts on grey cloth: its
-    nine found as six specks, its index never guessed)."""
+    nine found as six specks, its index never guessed).
+
+    ``memo``: what was found already on this ``frame`` with these ``taken`` (one dict for
+    each frame and ``taken``, empty at first): the frame's index search asks for the ink
+    up to three times (:meth:`Recognizer._probed_squash`, :func:`index_hypotheses`,
+    :func:`beside_edges_hypotheses`), around one card height or two; the same ink is then
+    found once, and the ink beside edges adds to it (on the webcam frames of 18 cards, a
+    tenth of the index search's time)."""
+    if memo is None:
+        memo = {}
     fh, fw = frame.shape[:2]
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
     f = max(1, min(int(0.1 * card_height / INDEX_GLYPH), -(-max(fw, fh) // DETECTION_SIZE)))
-    small = (
-        frame
-        if f == 1
-        else cv2.resize(frame, (max(1, fw // f), max(1, fh // f)), interpolation=cv2.INTER_AREA)
-    )
-    b, g, r = cv2.split(small)
-    darkest = cv2.min(cv2.min(b, g), r)
+    if ("dark", f) not in memo:
+        small = (
+            frame
+            if f == 1
+            else cv2.resize(frame, (max(1, fw // f), max(1, fh // f)), interpolation=cv2.INTER_AREA)
+        )
+        b, g, r = cv2.split(small)
+        dark = cv2.min(cv2.min(b, g), r)
+        memo["dark", f] = dark, round(INDEX_LIGHT * percentile_u8(dark[::4, ::4], 99))
+    # light: paper is at least INDEX_LIGHT of the frame's lightest, in the darkest channel
+    darkest, light = memo["dark", f]
     sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
     # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
-    # (paper: at least INDEX_LIGHT of the frame's lightest, in the darkest channel)
     if card_height:  # an index's own size, and a narrower one (INDEX_NARROW_BLOCK)
         blocks = [max(15, int(share * card_height / f) | 1) for share in (0.3, INDEX_NARROW_BLOCK)]
     else:  # glyphs of any size: also against a neighbourhood of large ones
         blocks = [31, max(31, int(INDEX_WIDE_BLOCK * min(darkest.shape[:2])) | 1)]
-    light = round(INDEX_LIGHT * percentile_u8(darkest[::4, ::4], 99))
-    ink = np.zeros_like(darkest)
+    key = (f, *blocks)
+    if ("found", *key, beside_edges) in memo:
+        found_ink: IndexInk = memo["found", *key, beside_edges]
+        return found_ink
     darker = cv2.add(darkest, np.full_like(darkest, INDEX_INK))
-    for bl in blocks:
-        mean = cv2.blur(darkest, (bl, bl))
-        found = cv2.compare(darker, mean, cv2.CMP_LT)
-        found = cv2.bitwise_and(found, cv2.compare(mean, np.full_like(mean, light), cv2.CMP_GE))
-        ink = cv2.bitwise_or(ink, found)
+    if ("ink", *key) not in memo:
+        ink = np.zeros_like(darkest)
+        for bl in blocks:
+            mean = cv2.blur(darkest, (bl, bl))
+            found = cv2.compare(darker, mean, cv2.CMP_LT)
+            found = cv2.bitwise_and(found, cv2.compare(mean, np.full_like(mean, light), cv2.CMP_GE))
+            ink = cv2.bitwise_or(ink, found)
+        memo["ink", *key] = ink
+    ink = memo["ink", *key]
     if beside_edges:
         # against the paper of the second neighbourhood: around a typical card the narrower
         # one (the first as well reads no card more, and takes twice the time); where no
         # card sizes the search, the wide one (a close-up's large glyphs; the 31-pixel one
         # instead reads a card fewer)
         bl = blocks[-1]
-        paper = (cv2.compare(darkest, np.full_like(darkest, light), cv2.CMP_GE) / 255.0).astype(
-            np.float32
-        )
+        paper = (darkest >= light).astype(np.float32)
         share = cv2.blur(paper, (bl, bl))
         paper_mean = cv2.blur(cv2.multiply(darkest.astype(np.float32), paper), (bl, bl))
-        beside = (darker * share < paper_mean) & (share >= INDEX_BESIDE_PAPER)
-        ink = cv2.bitwise_or(ink, beside.astype(np.uint8) * 255)
+        # OpenCV's product and comparison over the frame (NumPy's, the same in float32,
+        # took three times as long)
+        beside = cv2.compare(cv2.multiply(darker, share, dtype=cv2.CV_32F), paper_mean, cv2.CMP_LT)
+        beside[share < INDEX_BESIDE_PAPER] = 0
+        ink = cv2.bitwise_or(ink, beside)
     inside = np.zeros_like(ink)
     if taken:  # a component centred inside a quad taken is no index of another card
         shrunk = [np.round(t / np.array([sx, sy], np.float32)).astype(np.int32) for t in taken]
@@ -1756,7 +1776,7 @@ def index_ink(
     cx = np.clip(np.round(centres[1:, 0]).astype(np.intp), 0, ink.shape[1] - 1)
     cy = np.clip(np.round(centres[1:, 1]).astype(np.intp), 0, ink.shape[0] - 1)
     w, h, area = (stats[1:, i].astype(np.float64) for i in (2, 3, 4))
-    return IndexInk(
+    out = IndexInk(
         np.asarray(labels, np.int32),
         w * sx,
         h * sy,
@@ -1768,6 +1788,8 @@ def index_ink(
         fw,
         fh,
     )
+    memo["found", *key, beside_edges] = out
+    return out
 
 
 def index_hypotheses(
@@ -1779,6 +1801,7 @@ def index_hypotheses(
     box: tuple[float, float, float, float] = DEFAULT_INDEX_BOX,
     ink: IndexInk | None = None,
     shown: tuple[float, float, float, float] | None = None,
+    memo: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
@@ -1798,9 +1821,10 @@ def index_hypotheses(
     frame's squash is probed by guessing at several: :meth:`Recognizer._probed_squash`);
     otherwise they are found here, around ``card_height``. ``shown``: the part of the card
     (as ``box``) that must lie on the frame, where not all of ``box`` (calibration's
-    photographs of one card: a close-up's index may lie near the picture's edge)."""
+    photographs of one card: a close-up's index may lie near the picture's edge). ``memo``:
+    :func:`index_ink`'s, where ``ink`` is not given."""
     if ink is None:
-        ink = index_ink(frame, card_height, taken)
+        ink = index_ink(frame, card_height, taken, memo=memo)
     fh, fw = ink.height, ink.width
     sx, sy, labels = ink.sx, ink.sy, ink.labels
     w, h, area = ink.w, ink.h, ink.area
@@ -1881,6 +1905,7 @@ def beside_edges_hypotheses(
     aspect: float,
     box: tuple[float, float, float, float],
     first: Sequence[tuple[NDArray[np.float64], Point]],
+    memo: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """The guesses :func:`index_hypotheses` makes from the ink found also beside cards'
     edges (:func:`index_ink`'s ``beside_edges``) whose rank glyphs are not those of the
@@ -1888,8 +1913,8 @@ def beside_edges_hypotheses(
     :data:`MAX_INDEX_PAIRS` less the first. They come after the first ones: the ink they add
     (the table's dark rim beside a card among it) reorders the guesses of a crowded frame,
     whose budget of tries the first ones use: pooled with them, the standard decks read 39
-    cards more and 32 fewer; after them, 9 more and none fewer."""
-    ink = index_ink(frame, card_height, taken, beside_edges=True)
+    cards more and 32 fewer; after them, 9 more and none fewer. ``memo``: :func:`index_ink`'s."""
+    ink = index_ink(frame, card_height, taken, beside_edges=True, memo=memo)
     seen = np.array([c for _, c in first], np.float64).reshape(-1, 2)
     out: list[tuple[NDArray[np.float64], Point]] = []
     room = MAX_INDEX_PAIRS - len(first)
@@ -3164,10 +3189,11 @@ class Recognizer:
         backs = [np.array(r.corners, np.float32) for r in out if r.status is Status.FACE_DOWN]
         outside = [*taken, *backs, *contested]
         measured = squash
+        memo: dict[tuple[Any, ...], Any] = {}  # the ink found on the frame (index_ink)
         if len(clean) < SQUASH_TRUSTED:  # too few outlines to trust their squash
-            squash = self._probed_squash(frame, squash, taken, outside)
+            squash = self._probed_squash(frame, squash, taken, outside, memo)
             card_h = _typical_height(taken, squash)
-        hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box)
+        hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box, memo=memo)
         # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
         # camera's own, the outlines' where the probe chose another, and one probe's step
         # either side (perspective varies the squash across a frame)
@@ -3223,7 +3249,7 @@ class Recognizer:
                     break
                 by_edges = False
                 hyps += beside_edges_hypotheses(
-                    frame, card_h, squash, outside, p.aspect, p.index_box, hyps
+                    frame, card_h, squash, outside, p.aspect, p.index_box, hyps, memo
                 )
                 if i == len(hyps):
                     break
@@ -3271,6 +3297,7 @@ class Recognizer:
         measured: float,
         taken: Sequence[NDArray[np.float32]],
         outside: Sequence[NDArray[np.float32]],
+        memo: dict[tuple[Any, ...], Any] | None = None,
     ) -> float:
         """The frame's squash as its index corners read best: at ``measured`` (what its
         outlines gave) and at each of :data:`SQUASH_PROBED`, the :data:`SQUASH_PROBE` most
@@ -3278,11 +3305,12 @@ class Recognizer:
         inside ``outside`` not looked at, the typical card sized from the cards ``taken``)
         have their corners read in one call; each squash scores the sum of its corners'
         :func:`_single_share`, each counted up to 1 (a corner settles its card at 1). The
-        best-scoring squash wins; ``measured`` unless another scores more."""
+        best-scoring squash wins; ``measured`` unless another scores more. ``memo``:
+        :func:`index_ink`'s, for the frame's search to use again."""
         assert self.reader is not None
         p = self.profile
         squashes = sorted({measured, *SQUASH_PROBED})
-        ink = index_ink(frame, _typical_height(taken, measured), outside)
+        ink = index_ink(frame, _typical_height(taken, measured), outside, memo=memo)
         patches: list[Image] = []
         owner: list[int] = []
         for j, squash in enumerate(squashes):

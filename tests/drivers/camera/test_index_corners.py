@@ -142,6 +142,22 @@ def test_a_thin_rank_glyph_beside_a_cards_edge_is_ink_against_the_paper_around_i
     assert any(20 <= max(w, h) <= 35 for w, h in near(True))
 
 
+def test_the_ink_found_once_on_a_frame_is_the_ink_found_afresh() -> None:
+    # the frame's search asks for its ink up to three times, sharing what it found (a
+    # memo): in any order of card heights and of the ink beside edges, each answer is the
+    # one a fresh search gives, and a question asked again is answered from the memo
+    frame = exposed(read_image(real_photo("alk_in_09.jpg")))
+    taken = [np.array([[0, 0], [300, 0], [300, 200], [0, 200]], np.float32)]
+    memo: dict[tuple[object, ...], object] = {}
+    for height, beside in ((255.0, True), (0.0, False), (255.0, False), (120.0, True)):
+        shared = index_ink(frame, height, taken, beside_edges=beside, memo=memo)
+        fresh = index_ink(frame, height, taken, beside_edges=beside)
+        for name in ("labels", "w", "h", "area", "centres", "inside"):
+            assert np.array_equal(getattr(shared, name), getattr(fresh, name)), name
+        assert (shared.sx, shared.sy) == (fresh.sx, fresh.sy)
+        assert index_ink(frame, height, taken, beside_edges=beside, memo=memo) is shared
+
+
 def test_an_index_beside_a_cards_edge_is_guessed_with_the_tries_left(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
