@@ -11,10 +11,12 @@ profile (or ``--profile``) as ``tablectl cards evaluate --corrections
 docs/real-cards-corrections.csv`` does, by deck group: the decks
 with standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices
 in four corners) and H (German letters) each alone. The real frames timed are deck F's
-photograph of its laid-out deck at 1280x720 (52 cards) and a part of it enlarged to
-1280x720 (about 19 cards). A profile is also calibrated from that laid-out photograph (as
-``tablectl cards calibrate --layout-image … --layout 4x13`` does) and evaluated on the
-photographs of its design: deck F's three (the layout among them) and deck D's eleven.
+photograph of its laid-out deck at 1280x720 (52 cards), a part of it enlarged to 1280x720
+(about 19 cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
+(exported squashed to 640x640, restored to the camera's 1280x720). A profile is also
+calibrated from that laid-out photograph (as ``tablectl cards calibrate --layout-image …
+--layout 4x13`` does) and evaluated on the photographs of its design: deck F's three (the
+layout among them) and deck D's eleven.
 
     python benchmarks/recognizer.py [--seconds S] [--frames N] [--real DIR] [--profile P] [--json]
 """
@@ -63,6 +65,9 @@ def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
     return n / elapsed, n / max(time.process_time() - cpu, 1e-9)
 
 
+#: deck C's two webcam frames of 18 cards (piled on a knitted blanket), timed too
+WEBCAM_FRAMES = ("amm_WIN_20240627_12_48_18_Pro.jpg", "amm_WIN_20240627_12_49_21_Pro.jpg")
+
 #: the deck groups reported (deck column of the photographs' sources.csv)
 DECK_GROUPS = {
     "standard (A C D E F I J)": {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I",
@@ -90,8 +95,17 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
     part = np.asarray(
         cv2.resize(layout[60:510, 0:800], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
     )
+    webcam = [
+        np.asarray(
+            cv2.resize(read_image(root / "images" / f), (1280, 720), interpolation=cv2.INTER_CUBIC),
+            np.uint8,
+        )
+        for f in WEBCAM_FRAMES
+    ]
+    frames = [("1280x720, 52 cards", whole), ("1280x720, about 19 cards", part)]
+    frames += [(f"webcam 1280x720, 18 cards ({i})", f) for i, f in enumerate(webcam, 1)]
     speed = {}
-    for name, frame in (("1280x720, 52 cards", whole), ("1280x720, about 19 cards", part)):
+    for name, frame in frames:
         fps, fps_cpu = rate(partial(recognizer.recognize, frame), seconds)
         found = recognizer.recognize(frame)
         speed[name] = {"fps": round(fps, 1), "fps_cpu_time": round(fps_cpu, 1),
