@@ -4,13 +4,18 @@ the same on real photographs, by deck group, when they are at hand.
 
 The rendered frame is a dealt seven-box table: 19 cards (7 boxes x 2, the dealer's 2, a
 board of 3). The baseline is the cheapest thing any recognizer must do to the same frame:
-one colour conversion and one threshold. Both are measured in the same run, on one OpenCV
-thread. The real photographs (``../shared/real-cards`` beside the project's root, or the
-folder ``TABLECTL_REAL_CARDS`` names; left out when absent) are evaluated with the built-in
-profile (or ``--profile``) as ``tablectl cards evaluate --corrections
-docs/real-cards-corrections.csv`` does, by deck group: the decks
-with standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices
-in four corners) and H (German letters) each alone. The real frames timed are deck F's
+one colour conversion and one threshold. A second baseline is the least work any reader of
+index corners does for each card: its two index corners cut from the frame (the
+recognizer's own ``index_patches``, a perspective warp each) and thresholded (Otsu). The
+first scales mostly with the machine's memory and vector speed, the second mostly with its
+cost of many small calls, as most of the recognizer's time does (a frame's work is hundreds
+of small array operations): compare figures from two machines by both. All are measured in
+the same run, on one OpenCV thread. The real photographs (``../shared/real-cards`` beside
+the project's root, or the folder ``TABLECTL_REAL_CARDS`` names; left out when absent) are
+evaluated with the built-in profile (or ``--profile``) as ``tablectl cards evaluate
+--corrections docs/real-cards-corrections.csv`` does, by deck group: the decks with
+standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices in
+four corners) and H (German letters) each alone. The real frames timed are deck F's
 photograph of its laid-out deck at 1280x720 (52 cards), a part of it enlarged to 1280x720
 (about 19 cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
 (exported squashed to 640x640, restored to the camera's 1280x720). A profile is also
@@ -49,7 +54,7 @@ from drivers.camera.evaluate import (
 )
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
-from drivers.camera.recognizer import Recognizer
+from drivers.camera.recognizer import Recognizer, index_patches
 from simulators.camera.accuracy import measure, rendered_frames
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
 
@@ -167,7 +172,9 @@ def main() -> int:
     layout = load_zones()
     rng = random.Random(2026)
     placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:19], rng)[:19]
-    frame = render_scene(placements, SceneOptions(draw_zones=layout), seed=1).image
+    scene = render_scene(placements, SceneOptions(draw_zones=layout), seed=1)
+    frame = scene.image
+    quads = [np.array(c.corners, np.float64) for c in scene.cards]
     recognizer = Recognizer(zones=layout)
     read = recognizer.recognize(frame)
 
@@ -175,8 +182,16 @@ def main() -> int:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
 
+    def per_card() -> None:
+        p = recognizer.profile
+        for quad in quads:
+            for patch in index_patches(frame, quad, p.aspect, p.index_box, (0, 2)):
+                grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+                cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+
     fps, fps_cpu = rate(lambda: recognizer.recognize(frame), args.seconds)
     base, base_cpu = rate(baseline, args.seconds)
+    card_base, card_base_cpu = rate(per_card, args.seconds)
 
     start = time.perf_counter()
     report = measure(recognizer, rendered_frames(args.frames, seed=77))
@@ -192,6 +207,8 @@ def main() -> int:
         "baseline_fps_cpu_time": round(base_cpu, 1),
         "recognizer_ms_per_frame": round(1000 / fps, 2),
         "baseline_fps": round(base, 1),
+        "per_card_baseline_fps": round(card_base, 1),
+        "per_card_baseline_fps_cpu_time": round(card_base_cpu, 1),
         "baseline_ms_per_frame": round(1000 / base, 3),
         "rendered_cards": report.cards,
         "correct": report.correct,
@@ -219,6 +236,10 @@ def main() -> int:
     print(
         f"{'baseline cvtColor + Otsu threshold':<34} {base:8.1f} fps {1000 / base:8.3f} ms"
         f"   {base_cpu:8.1f} fps {1000 / base_cpu:8.3f} ms"
+    )
+    print(
+        f"{'baseline per card (2 corners cut)':<34} {card_base:8.1f} fps "
+        f"{1000 / card_base:8.3f} ms   {card_base_cpu:8.1f} fps {1000 / card_base_cpu:8.3f} ms"
     )
     print(f"rendered cards under every augmentation: {report.summary()} ({accuracy_seconds:.1f} s)")
     print(f"by condition: {report.conditions()}")
