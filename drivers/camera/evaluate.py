@@ -351,6 +351,10 @@ class Evaluation:
         return "\n".join(lines)
 
 
+#: how many labelled images not found are named when an evaluation is refused
+NAMED_MISSING = 5
+
+
 def _resolve(images: Path, name: str) -> Path:
     path = images / name
     if path.exists():
@@ -370,8 +374,21 @@ def evaluate(
 ) -> Evaluation:
     """Recognise every labelled image (its name resolved under ``images``, or its bare file
     name there) and count the results; ``meta`` maps a column to each image's subset
-    (images it does not name are counted under ``(none)``); ``only`` picks images by name."""
+    (images it does not name are counted under ``(none)``); ``only`` picks images by name.
+
+    Every image's file is looked for first: a labels file naming images that are not in
+    the folder is refused at once, with all of them named (up to :data:`NAMED_MISSING`),
+    not after an evaluation of minutes has reached the first. An image that is there but
+    cannot be decoded is refused when it is read (:func:`read_image`)."""
     names = [n for n in labels if only is None or only(n)]
+    missing = [n for n in names if not _resolve(images, n).is_file()]
+    if missing:
+        shown = ", ".join(missing[:NAMED_MISSING])
+        more = f" and {len(missing) - NAMED_MISSING} more" if len(missing) > NAMED_MISSING else ""
+        raise CameraError(
+            f"images {images}: expected a file for every image labelled, {len(missing)} of "
+            f"{len(names)} not found there: {shown}{more}"
+        )
     out = Evaluation()
     if progress is not None:
         progress(0, len(names))

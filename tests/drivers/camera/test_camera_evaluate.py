@@ -2,6 +2,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from config.camera import load_zones
@@ -91,6 +92,27 @@ def test_label_and_meta_files_are_checked(tmp_path: Path) -> None:
     meta = tmp_path / "meta.csv"
     meta.write_text('file,deck\na.jpg,"deck-C (a webcam deck)"\n', encoding="utf-8")
     assert read_meta(meta, "deck") == {"a.jpg": "deck-C"}
+
+
+def test_an_evaluation_naming_images_not_in_the_folder_is_refused_before_reading(
+    tmp_path: Path,
+) -> None:
+    # the labels name seven images the folder lacks (a typo'd folder, a labels file of
+    # another set): all are refused at once, none is read first
+    write_image(tmp_path / "here.png", np.full((40, 60, 3), 90, np.uint8))
+    labels = {"here.png": frozenset(), **{f"gone-{i}.jpg": cards("AS") for i in range(7)}}
+    read: list[object] = []
+
+    def recognize(image: object) -> FrameRecognition:
+        read.append(image)
+        return FrameRecognition(60, 40, ())
+
+    with pytest.raises(
+        CameraError, match=r"7 of 8 not found there: gone-0\.jpg, .*gone-4\.jpg and 2 more$"
+    ):
+        evaluate(tmp_path, labels, recognize)
+    assert read == []
+    assert evaluate(tmp_path, {"here.png": frozenset()}, recognize).overall.images == 1
 
 
 @pytest.fixture(scope="module")
