@@ -730,6 +730,11 @@ def calibrate_files(
         if refused is not None:
             refused += missing
         samples += laid
+        if not samples:  # the laid-out deck refused whole, and nothing else given
+            raise CalibrationError(
+                f"{path.name}: expected a laid-out deck to learn from, every card of it "
+                f"refused ({missing[0].reason if missing else 'no card found'})"
+            )
     before = len(refused) if refused is not None else 0
     profile = calibrate(
         samples,

@@ -186,6 +186,18 @@ def test_a_laid_out_deck_calibrates_and_an_empty_place_is_refused(tmp_path: Path
     assert annotate(out[0]).shape[1] == 1000
     with pytest.raises(CalibrationError, match=r"row 2 column 5 \(5H\): found no card shape"):
         calibrate_files(None, None, augment=2, layout=(path, "4x13", order))
+    # a laid-out deck refused whole (no card on it) says so, with its own reason, where the
+    # profile would otherwise complain of no photographs at all
+    blank = tmp_path / "blank.png"
+    write_image(blank, np.full((600, 1000, 3), 60, np.uint8))
+    refusals: list[Refusal] = []
+    with pytest.raises(
+        CalibrationError,
+        match=r"^blank\.png: expected a laid-out deck to learn from, every card of it refused "
+        r"\(expected a laid-out deck, found no card shape\)$",
+    ):
+        calibrate_files(None, None, augment=2, layout=(blank, "4x13", order), refused=refusals)
+    assert [r.name for r in refusals] == ["blank.png"]
 
 
 def test_two_laid_out_cards_touching_are_learnt_where_their_neighbours_put_them() -> None:
