@@ -7,8 +7,8 @@ board of 3). The baseline is the cheapest thing any recognizer must do to the sa
 one colour conversion and one threshold. A second baseline is the least work any reader of
 index corners does for each card: its two index corners cut from the frame (the
 recognizer's own ``index_patches``, a perspective warp each) and thresholded (Otsu). The
-first scales mostly with the machine's memory and vector speed, the second mostly with its
-cost of many small calls, as most of the recognizer's time does (a frame's work is hundreds
+first follows the machine's memory and vector speed; the second is meant to follow its cost
+of many small calls, where most of the recognizer's time goes (a frame's work is hundreds
 of small array operations): compare figures from two machines by both. All are measured in
 the same run, on one OpenCV thread. The real photographs (``../shared/real-cards`` beside
 the project's root, or the folder ``TABLECTL_REAL_CARDS`` names; left out when absent) are
