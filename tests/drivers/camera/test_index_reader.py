@@ -190,6 +190,7 @@ def test_the_corner_is_stretched_between_the_same_percentiles_numpy_gives() -> N
         assert float(_medians(values.reshape(1, -1))[0]) == float(np.median(values))
         # several images of one size at once: each as alone
         many = rng.integers(0, 256, (4, h, w), dtype=np.uint8)
+        many[1] = many[1, 0, 0]  # one of them a single level: both bounds at it
         expected = [[float(v) for v in np.percentile(g, (2, 98))] for g in many]
         assert _stretch_bounds(many).tolist() == expected
 
