@@ -1756,14 +1756,13 @@ def index_ink(
         # card sizes the search, the wide one (a close-up's large glyphs; the 31-pixel one
         # instead reads a card fewer)
         bl = blocks[-1]
+        # the paper as 0 and 1 straight from the comparison (through OpenCV's 0 and 255
+        # divided in float64 it took six times as long: 0.9 ms of a 1280 x 720 frame)
         paper = (darkest >= light).astype(np.float32)
         share = cv2.blur(paper, (bl, bl))
         paper_mean = cv2.blur(cv2.multiply(darkest.astype(np.float32), paper), (bl, bl))
-        # OpenCV's product and comparison over the frame (NumPy's, the same in float32,
-        # took three times as long)
-        beside = cv2.compare(cv2.multiply(darker, share, dtype=cv2.CV_32F), paper_mean, cv2.CMP_LT)
-        beside[share < INDEX_BESIDE_PAPER] = 0
-        ink = cv2.bitwise_or(ink, beside)
+        beside = (darker * share < paper_mean) & (share >= INDEX_BESIDE_PAPER)
+        ink = cv2.bitwise_or(ink, beside.astype(np.uint8) * 255)
     inside = np.zeros_like(ink)
     if taken:  # a component centred inside a quad taken is no index of another card
         shrunk = [np.round(t / np.array([sx, sy], np.float32)).astype(np.int32) for t in taken]
