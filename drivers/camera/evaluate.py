@@ -381,7 +381,8 @@ def evaluate(
     not after an evaluation of minutes has reached the first. An image that is there but
     cannot be decoded is refused when it is read (:func:`read_image`)."""
     names = [n for n in labels if only is None or only(n)]
-    missing = [n for n in names if not _resolve(images, n).is_file()]
+    paths = {n: _resolve(images, n) for n in names}
+    missing = [n for n, path in paths.items() if not path.is_file()]
     if missing:
         shown = ", ".join(missing[:NAMED_MISSING])
         more = f" and {len(missing) - NAMED_MISSING} more" if len(missing) > NAMED_MISSING else ""
@@ -393,7 +394,7 @@ def evaluate(
     if progress is not None:
         progress(0, len(names))
     for done, name in enumerate(names, 1):
-        result = recognize(read_image(_resolve(images, name)))
+        result = recognize(read_image(paths[name]))
         subsets = {col: values.get(name, "(none)") for col, values in (meta or {}).items()}
         out.add(score_image(name, labels[name], result), subsets)
         if progress is not None:

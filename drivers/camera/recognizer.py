@@ -1727,9 +1727,15 @@ def index_ink(
         )
         b, g, r = cv2.split(small)
         dark = cv2.min(cv2.min(b, g), r)
-        memo["dark", f] = dark, round(INDEX_LIGHT * percentile_u8(dark[::4, ::4], 99))
-    # light: paper is at least INDEX_LIGHT of the frame's lightest, in the darkest channel
-    darkest, light = memo["dark", f]
+        memo["dark", f] = (
+            dark,
+            round(INDEX_LIGHT * percentile_u8(dark[::4, ::4], 99)),
+            cv2.add(dark, np.full_like(dark, INDEX_INK)),
+        )
+    # light: paper is at least INDEX_LIGHT of the frame's lightest, in the darkest channel;
+    # darker: the darkest channel plus INDEX_INK (ink is where even that is below the mean
+    # of its neighbourhood)
+    darkest, light, darker = memo["dark", f]
     sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
     # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
     if card_height:  # an index's own size, and a narrower one (INDEX_NARROW_BLOCK)
@@ -1740,7 +1746,6 @@ def index_ink(
     if ("found", *key, beside_edges) in memo:
         found_ink: IndexInk = memo["found", *key, beside_edges]
         return found_ink
-    darker = cv2.add(darkest, np.full_like(darkest, INDEX_INK))
     if ("ink", *key) not in memo:
         ink = np.zeros_like(darkest)
         for bl in blocks:
