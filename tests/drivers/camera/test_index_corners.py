@@ -8,6 +8,8 @@ import random
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import drivers.camera.recognizer as recognizer_module
 from config.camera import ZoneLayout
@@ -156,6 +158,39 @@ def test_the_ink_found_once_on_a_frame_is_the_ink_found_afresh() -> None:
             assert np.array_equal(getattr(shared, name), getattr(fresh, name)), name
         assert (shared.sx, shared.sy) == (fresh.sx, fresh.sy)
         assert index_ink(frame, height, taken, beside_edges=beside, memo=memo) is shared
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-50, 1400), st.floats(-50, 800), st.floats(0.5, 60), st.floats(0.5, 90)
+        ),
+        min_size=0,
+        max_size=40,
+    ),
+    st.floats(0.3, 3.0),
+)
+def test_every_pair_that_could_be_an_index_is_among_the_near_pairs(
+    glyphs: list[tuple[float, float, float, float]], squash: float
+) -> None:
+    # the guesses work out only the pairs of ink near enough to be one index: every pair a
+    # rank's extent along the pair reaches (INDEX_RANK_EXTENT) is listed, in the order
+    # NumPy's nonzero lists a matrix of all pairs, each once, none a glyph with itself
+    low = recognizer_module.INDEX_RANK_EXTENT[0]
+    pts = np.array([(x, y / squash) for x, y, _, _ in glyphs], np.float64).reshape(-1, 2)
+    w = np.array([g[2] for g in glyphs], np.float64)
+    h = np.array([g[3] for g in glyphs], np.float64)
+    ri, si = recognizer_module._near_pairs(pts, np.hypot(w, h / squash) / low)
+    listed = list(zip(ri.tolist(), si.tolist(), strict=True))
+    assert listed == sorted(set(listed))
+    assert all(i != j for i, j in listed)
+    d = pts[None, :, :] - pts[:, None, :]
+    dist = np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-6)
+    along = np.abs(d[..., 0]) / dist * w[:, None] + np.abs(d[..., 1]) / dist * h[:, None] / squash
+    rows, cols = np.nonzero(along >= low * dist)
+    reaching = {(i, j) for i, j in zip(rows.tolist(), cols.tolist(), strict=True) if i != j}
+    assert reaching <= set(listed)
 
 
 def test_an_index_beside_a_cards_edge_is_guessed_with_the_tries_left(
