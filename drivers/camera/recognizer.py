@@ -1845,13 +1845,14 @@ def index_hypotheses(
     c = ink.centres[idx + 1].astype(np.float64)
     c[:, 1] /= squash  # the world's proportions
     # each pair from a rank (ri) to a suit (si) near enough to be one index, row by row
-    ri, si = _near_pairs(c, np.hypot(w[idx], h[idx] / squash) / INDEX_RANK_EXTENT[0])
+    gw, gh = w[idx], h[idx]  # each glyph's box
+    ri, si = _near_pairs(c, np.hypot(gw, gh / squash) / INDEX_RANK_EXTENT[0])
     dx, dy = c[si, 0] - c[ri, 0], c[si, 1] - c[ri, 1]
     dist = np.maximum(np.hypot(dx, dy), 1e-6)
     ux, uy = np.abs(dx) / dist, np.abs(dy) / dist
     # each glyph's extent along the pair's axis, from its box
-    along_rank = ux * w[idx][ri] + uy * h[idx][ri] / squash
-    along_suit = ux * w[idx][si] + uy * h[idx][si] / squash
+    along_rank = ux * gw[ri] + uy * gh[ri] / squash
+    along_suit = ux * gw[si] + uy * gh[si] / squash
     ratio = along_rank / np.maximum(along_suit, 1e-6)
     good = (
         (ratio >= INDEX_RANK_OVER_SUIT[0]) & (ratio <= INDEX_RANK_OVER_SUIT[1])
@@ -1863,14 +1864,15 @@ def index_hypotheses(
         good &= (height >= INDEX_CARD_SIZE[0] * card_height) & (
             height <= INDEX_CARD_SIZE[1] * card_height
         )
-    ri, si, ratio = ri[good], si[good], ratio[good]
+    ri, si = ri[good], si[good]
+    typical = np.abs(np.log(ratio[good] / 1.36))  # the ratio's distance from its typical
     d = np.stack([dx[good], dy[good]], axis=1)
     x0, y0, x1, y1 = max(0.0, box[0]), max(0.0, box[1]), box[2], box[3]  # on the card
     shares = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
     # the pairs most plausible by their ratio (nearest its typical 1.36), at most
     # INDEX_CLUTTER_POOL of them, each placed as its card's index corner
-    pool = np.argsort(np.abs(np.log(ratio / 1.36)), kind="stable")[:INDEX_CLUTTER_POOL]
-    ri, si, ratio = ri[pool], si[pool], ratio[pool]
+    pool = np.argsort(typical, kind="stable")[:INDEX_CLUTTER_POOL]
+    ri, si, typical = ri[pool], si[pool], typical[pool]
     cards = _cards_around(c[ri], d[pool], aspect)
 
     # the index box must lie on the frame (a card may reach beyond it: a close-up)
@@ -1894,7 +1896,7 @@ def index_hypotheses(
     own = (lab == 0) | (lab == (idx[ri] + 1)[:, None]) | (lab == (idx[si] + 1)[:, None])
     clutter = 1.0 - own.mean(axis=1)
     # the most plausible first: the ratio nearest its typical, the index box least cluttered
-    key = np.abs(np.log(ratio / 1.36)) + INDEX_CLUTTER * clutter
+    key = typical + INDEX_CLUTTER * clutter
     kept = np.flatnonzero(on_frame)
     order = kept[np.argsort(key[kept], kind="stable")][:MAX_INDEX_PAIRS]
     quads = _on_cards(cards, *_CARD_CORNERS, squash)[order]
