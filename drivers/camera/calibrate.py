@@ -16,7 +16,7 @@ from controller.errors import CalibrationError, InvalidCard
 from controller.work import Progress
 from drivers.camera.classifier import GlyphClassifier
 from drivers.camera.glyphs import PIP_BOX, IndexGlyphs, pip_count, read_pips, split_index
-from drivers.camera.imageio import read_image
+from drivers.camera.imageio import image_under, read_image
 from drivers.camera.profile import Profile
 from drivers.camera.reader import (
     NO_INDEX,
@@ -720,7 +720,12 @@ def calibrate_files(
     samples: list[Sample] = []
     if images is not None and labels is not None:
         rows = read_labels(labels)
-        samples += [Sample(exposed(read_image(images / file)), card, file) for file, card in rows]
+        # every name checked before any photograph is read
+        paths = [image_under(images, file) for file, _ in rows]
+        samples += [
+            Sample(exposed(read_image(path)), card, file)
+            for path, (file, card) in zip(paths, rows, strict=True)
+        ]
     if layout is not None:
         path, shape, order = layout
         grid = parse_layout(shape, order)

@@ -28,7 +28,7 @@ from typing import Any
 from controller.cards import Card
 from controller.errors import CameraError, InvalidCard
 from controller.work import Progress
-from drivers.camera.imageio import read_image
+from drivers.camera.imageio import image_under, read_image
 from drivers.camera.recognizer import FrameRecognition, Status
 
 __all__ = [
@@ -356,7 +356,7 @@ NAMED_MISSING = 5
 
 
 def _resolve(images: Path, name: str) -> Path:
-    path = images / name
+    path = image_under(images, name)
     if path.exists():
         return path
     flat = images / Path(name).name  # labels written beside the images, or one folder up
