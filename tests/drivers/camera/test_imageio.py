@@ -1,11 +1,19 @@
+import contextlib
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from controller.errors import ImageError
+from controller.cards import Card
+from controller.errors import CameraError, ImageError
+from drivers.camera import calibrate as calibrate_module
+from drivers.camera import evaluate as evaluate_module
 from drivers.camera import imageio
+from drivers.camera.calibrate import calibrate_files
+from drivers.camera.evaluate import evaluate
 from drivers.camera.imageio import image_under, read_image, write_image
+from drivers.camera.recognizer import FrameRecognition
 
 
 def test_an_image_file_beyond_the_bounds_is_refused_saying_what_was_expected(
@@ -37,3 +45,42 @@ def test_a_name_leading_out_of_its_folder_is_refused(tmp_path: Path) -> None:
     for name in ("../b.png", "a/../../b.png", "/etc/b.png", ".."):
         with pytest.raises(ImageError, match="expected a file name within the folder"):
             image_under(tmp_path, name)
+
+
+@pytest.mark.parametrize("reader", ["evaluate", "calibrate"])
+def test_a_labels_file_naming_an_image_outside_its_folder_is_refused_before_any_is_read(
+    reader: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the image named exists, beside the folder: a labels file chooses among the folder's
+    # images only, and names leading out of it are refused (naming them) before any is read
+    folder = tmp_path / "images"
+    for path in (folder / "as.png", folder / "sub" / "qh.png", tmp_path / "kd.png"):
+        write_image(path, np.full((40, 30, 3), 200, np.uint8))
+    read: list[Path] = []
+
+    def recorded(path: Path) -> object:
+        read.append(path)
+        return read_image(path)
+
+    monkeypatch.setattr(calibrate_module, "read_image", recorded)
+    monkeypatch.setattr(evaluate_module, "read_image", recorded)
+
+    def run(rows: dict[str, str]) -> None:
+        if reader == "evaluate":
+            labels = {name: frozenset({Card.parse(code)}) for name, code in rows.items()}
+            evaluate(folder, labels, lambda image: FrameRecognition(30, 40, ()))
+        else:
+            csv = tmp_path / "labels.csv"
+            text = "".join(f"{name},{code}\n" for name, code in rows.items())
+            csv.write_text("file,cards\n" + text, encoding="utf-8")
+            calibrate_files(folder, csv, augment=0, refused=[])
+
+    for name in ("../kd.png", str(tmp_path / "kd.png"), "sub/../../kd.png"):
+        expected = rf"image {re.escape(name)}: expected a file name within the folder .*images,"
+        with pytest.raises(CameraError, match=expected + " found a path that leads out of it$"):
+            run({"as.png": "AS", name: "KD"})
+        assert read == []
+    # names within the folder, a subfolder's among them, are read
+    with contextlib.suppress(CameraError):  # plain paper: no profile can be made of it
+        run({"as.png": "AS", "sub/qh.png": "QH"})
+    assert read == [folder / "as.png", folder / "sub" / "qh.png"]
