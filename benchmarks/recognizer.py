@@ -17,7 +17,8 @@ evaluated with the built-in profile (or ``--profile``) as ``tablectl cards evalu
 standard indices (A, C, D, E, F, I, J), and B (gold and silver on black), G (indices in
 four corners) and H (German letters) each alone. The real frames timed are deck F's
 photograph of its laid-out deck at 1280x720 (52 cards), a part of it enlarged to 1280x720
-(about 19 cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
+(about 19 cards, some cut by the frame's edge), three of its rows of seven enlarged so (21
+whole cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
 (exported squashed to 640x640, restored to the camera's 1280x720). A profile is also
 calibrated from that laid-out photograph (as ``tablectl cards calibrate --layout-image …
 --layout 4x13`` does) and evaluated on the photographs of its design: deck F's three (the
@@ -107,7 +108,13 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
         )
         for f in WEBCAM_FRAMES
     ]
+    # three rows of seven whole cards, nothing cut by the frame's edge: a dealt table's
+    # frame as near as the photographs come to one (cards 110 pixels wide on light wood)
+    rows = np.asarray(
+        cv2.resize(layout[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
+    )
     frames = [("1280x720, 52 cards", whole), ("1280x720, about 19 cards", part)]
+    frames += [("1280x720, 21 whole cards", rows)]
     frames += [(f"webcam 1280x720, 18 cards ({i})", f) for i, f in enumerate(webcam, 1)]
     speed = {}
     for name, frame in frames:
