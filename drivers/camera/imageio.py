@@ -49,10 +49,15 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
                 f"image {source}: expected a file of at most {MAX_IMAGE_BYTES} bytes, found "
                 f"{size} bytes"
             )
+        # no more than the bound, however large the file has grown since
         data = np.fromfile(source, dtype=np.uint8, count=MAX_IMAGE_BYTES + 1)
     except OSError as error:
         raise ImageError(f"image {source}: cannot read it ({error.strerror})") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if 0 < data.size <= MAX_IMAGE_BYTES else None
+    if data.size > MAX_IMAGE_BYTES:
+        raise ImageError(
+            f"image {source}: expected a file of at most {MAX_IMAGE_BYTES} bytes, found more"
+        )
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise ImageError(
             f"image {source}: expected a PNG, JPEG or other image OpenCV decodes, "
