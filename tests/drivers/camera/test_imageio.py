@@ -64,15 +64,17 @@ def test_a_labels_file_naming_an_image_outside_its_folder_is_refused_before_any_
     monkeypatch.setattr(calibrate_module, "read_image", recorded)
     monkeypatch.setattr(evaluate_module, "read_image", recorded)
 
-    def run(rows: dict[str, str]) -> None:
+    def run(rows: dict[str, str]) -> int:
         if reader == "evaluate":
             labels = {name: frozenset({Card.parse(code)}) for name, code in rows.items()}
-            evaluate(folder, labels, lambda image: FrameRecognition(30, 40, ()))
+            images = evaluate(folder, labels, lambda image: FrameRecognition(30, 40, ()))
+            return images.overall.images
         else:
             csv = tmp_path / "labels.csv"
             text = "".join(f"{name},{code}\n" for name, code in rows.items())
             csv.write_text("file,cards\n" + text, encoding="utf-8")
             calibrate_files(folder, csv, augment=0, refused=[])
+            return len(rows)
 
     for name in ("../kd.png", str(tmp_path / "kd.png"), "sub/../../kd.png"):
         expected = rf"image {re.escape(name)}: expected a file name within the folder .*images,"
@@ -86,5 +88,5 @@ def test_a_labels_file_naming_an_image_outside_its_folder_is_refused_before_any_
         with pytest.raises(CalibrationError, match="no card found on any calibration photograph"):
             run(within)
     else:
-        run(within)
+        assert run(within) == 2
     assert read == [folder / "as.png", folder / "sub" / "qh.png"]
