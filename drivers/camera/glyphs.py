@@ -114,26 +114,31 @@ def read_pips(
         return None
     level = max(paper - dark, 1.0)
     middle = top + card_height / 2
-    vectors = []
-    centre_row = []
+    vectors: list[Vector] = []
+    centre_row: list[Vector] = []
     colour = np.zeros(3)
     weight = 0
-    for i in found:
+    if not shapes:  # the pips' ink measured at once (a pip at a time took twice as long)
+        chosen = np.zeros(len(raw), np.uint8)
+        chosen[found + 1] = 255
+        ink_of = chosen[labels]
+        weight = cv2.countNonZero(ink_of)
+        colour = np.array(cv2.mean(patch, ink_of)[:3]) * weight
+    for i in found if shapes else ():
         x, y, w, h = (int(v) for v in stats[i, :4])
-        if shapes:
-            off = y + h / 2 - middle
-            roi = gray[y : y + h, x : x + w].astype(np.float32)
-            if darkest:  # against the figure's colours round the symbol, not the paper
-                ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
-                glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
-            else:
-                glyph = np.clip((paper - roi) / level, 0.0, 1.0)
-            if abs(off) > 0.05 * card_height:
-                if off > 0:  # below the middle: printed upside down
-                    glyph = glyph[::-1, ::-1]
-                vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
-            else:
-                centre_row.append(glyph_vector(glyph, SUIT_SIZE))
+        off = y + h / 2 - middle
+        roi = gray[y : y + h, x : x + w].astype(np.float32)
+        if darkest:  # against the figure's colours round the symbol, not the paper
+            ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
+            glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
+        else:
+            glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+        if abs(off) > 0.05 * card_height:
+            if off > 0:  # below the middle: printed upside down
+                glyph = glyph[::-1, ::-1]
+            vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
+        else:
+            centre_row.append(glyph_vector(glyph, SUIT_SIZE))
         mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
         n = cv2.countNonZero(mine)
         colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n
@@ -283,7 +288,7 @@ def split_index(
     for (x, y, w, h), size in ((rank_box, RANK_SIZE), (suit_box, SUIT_SIZE)):
         roi = gray[y : y + h, x : x + w].astype(np.float32)
         glyph = (paper - roi) * (1.0 / level)
-        np.clip(glyph, 0.0, 1.0, out=glyph)
+        np.minimum(np.maximum(glyph, 0.0, out=glyph), 1.0, out=glyph)  # np.clip: 3 times as long
         vectors.append(glyph_vector(glyph, size))
         roi_ink = ink[y : y + h, x : x + w]
         count = cv2.countNonZero(roi_ink)
