@@ -1057,10 +1057,14 @@ _NEXT = np.array([1, 2, 3, 0])
 _XXY, _XYY = np.array([0, 1, 0]), np.array([0, 1, 1])  # a point's x², y² and xy, as pairs
 
 
-def _refine(quad: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Corners from straight lines fitted to each side's contour points (not the rounding)."""
-    if len(pts) > 64:  # every few points of a long outline say as much about its sides
-        pts = pts[:: len(pts) // 64 + 1]
+def _refine(
+    quad: NDArray[np.float64], points: NDArray[np.float64] | NDArray[np.int32]
+) -> NDArray[np.float64]:
+    """Corners from straight lines fitted to each side's contour points (not the rounding);
+    an outline's own whole pixels may be given (only those used are converted)."""
+    if len(points) > 64:  # every few points of a long outline say as much about its sides
+        points = points[:: len(points) // 64 + 1]
+    pts = np.asarray(points, np.float64)
     d = quad[_NEXT] - quad  # side i runs from corner i to corner i + 1
     length = np.sqrt((d * d).sum(axis=1))
     if length.min() < 1:
@@ -1259,7 +1263,7 @@ def _closed_card(contour: NDArray[np.int32]) -> NDArray[np.float64] | None:
                   key=cv2.contourArea)  # fmt: skip
     if cv2.contourArea(outline) < CLOSED_FILL * quad_area:
         return None
-    return _refine(quad, outline.reshape(-1, 2).astype(np.float64) + offset)
+    return _refine(quad, outline.reshape(-1, 2) + offset)
 
 
 def _card_quad(
@@ -1279,7 +1283,7 @@ def _card_quad(
     proportion, shortest = _proportion(quad)
     if proportion < 0.35 or shortest < 10:
         return None
-    refined = _refine(quad, contour.reshape(-1, 2).astype(np.float64))  # keeps the order
+    refined = _refine(quad, contour.reshape(-1, 2))  # keeps the order
     if framed or area >= 0.97 * quad_area:  # a clean card: no need to measure the overlap
         return refined, 1.0
     return refined, _overlap(np.asarray(contour, np.int32), refined)
