@@ -1081,39 +1081,42 @@ def _refine(
     w = near.T / n[:, None]  # (4, N): each side's points, equally weighted
     centre = w @ pts  # (4, 2): a point on each side's line
     moments = w @ (pts[:, _XXY] * pts[:, _XYY])  # x², y², xy of each point
-    sxx = moments[:, 0] - centre[:, 0] ** 2
-    syy = moments[:, 1] - centre[:, 1] ** 2
-    sxy = moments[:, 2] - centre[:, 0] * centre[:, 1]
-    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # each side's principal direction
-    r = np.empty((4, 2))
-    r[:, 0], r[:, 1] = np.cos(angle), np.sin(angle)
-    # corner i is where side i - 1 meets side i
-    pa, ra = centre[_PREV], r[_PREV]
-    den = ra[:, 0] * r[:, 1] - ra[:, 1] * r[:, 0]
-    if np.abs(den).min() < 1e-9:
-        return quad
-    diff = centre - pa
-    k = (diff[:, 0] * r[:, 1] - diff[:, 1] * r[:, 0]) / den
-    out: NDArray[np.float64] = pa + k[:, None] * ra
-    moved = out - quad
-    if (moved * moved).sum(axis=1).max() > (0.3 * length.min()) ** 2:
-        return quad
-    return out
+    # each side's line and the corners on Python's floats: the same operations (the same
+    # figures), where NumPy's calls on four values cost more than their arithmetic
+    lines = []
+    for (cx, cy), (mxx, myy, mxy) in zip(centre.tolist(), moments.tolist(), strict=True):
+        sxx, syy, sxy = mxx - cx * cx, myy - cy * cy, mxy - cx * cy
+        angle = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the side's principal direction
+        lines.append((cx, cy, math.cos(angle), math.sin(angle)))
+    limit = (0.3 * float(length.min())) ** 2  # no corner moves further
+    corners = []
+    for i, (qx, qy) in enumerate(quad.tolist()):  # corner i: where side i - 1 meets side i
+        ax, ay, rax, ray = lines[i - 1]
+        cx, cy, rx, ry = lines[i]
+        den = rax * ry - ray * rx
+        if abs(den) < 1e-9:
+            return quad
+        k = ((cx - ax) * ry - (cy - ay) * rx) / den
+        x, y = ax + k * rax, ay + k * ray
+        if (x - qx) * (x - qx) + (y - qy) * (y - qy) > limit:
+            return quad
+        corners.append((x, y))
+    return np.array(corners)
 
 
-_PREV = np.array([3, 0, 1, 2])
 _FLIP = np.array([-1.0, 1.0])
 
 
 def _intersect(
     p: NDArray[np.float64], r: NDArray[np.float64], q: NDArray[np.float64], s: NDArray[np.float64]
 ) -> NDArray[np.float64] | None:
-    den = r[0] * s[1] - r[1] * s[0]
+    # on Python's floats: the same operations, half the time NumPy's scalars took
+    (px, py), (rx, ry), (qx, qy), (sx, sy) = p.tolist(), r.tolist(), q.tolist(), s.tolist()
+    den = rx * sy - ry * sx
     if abs(den) < 1e-9:
         return None
-    k = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / den
-    corner: NDArray[np.float64] = p + k * r
-    return corner
+    k = ((qx - px) * sy - (qy - py) * sx) / den
+    return np.array([px + k * rx, py + k * ry])
 
 
 def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
