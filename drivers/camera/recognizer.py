@@ -1002,7 +1002,7 @@ def _card_like(
     h, w = shape[:2]
     # on Python's floats (as :func:`_sides`): a light table's frame asks this of a few
     # hundred candidates, most of them refused here, and NumPy's calls on four points
-    # took 30 microseconds a candidate where these take a tenth
+    # took three times as long (13 microseconds a candidate refused, 31 one kept)
     points = quad.tolist()
     xs, ys = [x for x, _ in points], [y for _, y in points]
     if min(xs) < 1 or min(ys) < 1 or max(xs) > w - 2 or max(ys) > h - 2:
