@@ -116,14 +116,12 @@ def read_pips(
     middle = top + card_height / 2
     vectors: list[Vector] = []
     centre_row: list[Vector] = []
-    colour = np.zeros(3)
-    weight = 0
-    if not shapes:  # the pips' ink measured at once (a pip at a time took twice as long)
-        chosen = np.zeros(len(raw), np.uint8)
-        chosen[found + 1] = 255
-        ink_of = chosen[labels]
-        weight = cv2.countNonZero(ink_of)
-        colour = np.array(cv2.mean(patch, ink_of)[:3]) * weight
+    # the pips' ink measured over all of them at once (a pip at a time took twice as long)
+    chosen = np.zeros(len(raw), np.uint8)
+    chosen[found + 1] = 255
+    ink_of = chosen[labels]
+    weight = cv2.countNonZero(ink_of)
+    colour = np.array(cv2.mean(patch, ink_of)[:3]) * weight
     for i in found if shapes else ():
         x, y, w, h = (int(v) for v in stats[i, :4])
         off = y + h / 2 - middle
@@ -139,10 +137,6 @@ def read_pips(
             vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
         else:
             centre_row.append(glyph_vector(glyph, SUIT_SIZE))
-        mine = (labels[y : y + h, x : x + w] == i + 1).astype(np.uint8)
-        n = cv2.countNonZero(mine)
-        colour += np.array(cv2.mean(patch[y : y + h, x : x + w], mine)[:3]) * n
-        weight += n
     rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
     redness = float(rel[2] - max(rel[0], rel[1]))
     across = [float((xs[i] + ws[i] / 2) / pw) for i in found]
