@@ -24,7 +24,14 @@ calibrated from that laid-out photograph (as ``tablectl cards calibrate --layout
 --layout 4x13`` does) and evaluated on the photographs of its design: deck F's three (the
 layout among them) and deck D's eleven.
 
-    python benchmarks/recognizer.py [--seconds S] [--frames N] [--real DIR] [--profile P] [--json]
+With ``--perturbed``, the standard decks' photographs are also read altered as other
+cameras, lights and tables would show them (``simulators/camera/alter.py``: grey, sensor
+noise, smaller, blurred, JPEG at quality 25, a warm and a cool cast, darker, brighter, a
+perspective, turned a quarter and a half turn), each with its own seeded noise: how many
+are read, and how many read wrong with confidence (about 10 minutes more).
+
+    python benchmarks/recognizer.py [--seconds S] [--frames N] [--real DIR] [--profile P]
+                                    [--perturbed] [--json]
 """
 
 from __future__ import annotations
@@ -55,8 +62,9 @@ from drivers.camera.evaluate import (
 )
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
-from drivers.camera.recognizer import Recognizer, index_patches
+from drivers.camera.recognizer import Image, Recognizer, index_patches
 from simulators.camera.accuracy import measure, rendered_frames
+from simulators.camera.alter import ALTERATIONS
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
 
 
@@ -133,6 +141,30 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
     }
 
 
+def perturbed_figures(root: Path, recognizer: Recognizer) -> dict[str, Any]:
+    """The standard decks' photographs read as they are and altered each way of
+    :data:`~simulators.camera.alter.ALTERATIONS`: the tally and the confident misreads of
+    each."""
+    labels = real_labels(root)
+    decks = read_meta(root / "sources.csv", "deck")
+    standard = DECK_GROUPS["standard (A C D E F I J)"]
+    out: dict[str, Any] = {}
+    for name, alter in [("as they are", None), *ALTERATIONS.items()]:
+        rng = np.random.default_rng(5)
+
+        def read(image: Image, alter: Any = alter, rng: np.random.Generator = rng) -> Any:
+            return recognizer.recognize(image if alter is None else alter(image, rng))
+
+        start = time.perf_counter()
+        result = evaluate(root, labels, read, only=lambda f: decks.get(f) in standard)
+        out[name] = {
+            **result.overall.to_json(),
+            "seconds": round(time.perf_counter() - start, 1),
+            "misreads": result.to_json()["misreads"],
+        }
+    return out
+
+
 #: the laid-out deck calibrated from, its layout and order, and the decks of its design
 LAYOUT = ("ger_all_cards.jpg", "4x13", "rows=HCDS cols=KQJT98765432A")
 LAYOUT_DESIGN = ("deck-D", "deck-F")
@@ -182,6 +214,9 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=60, help="rendered frames for accuracy")
     parser.add_argument("--real", type=Path, default=None, help="labelled real photographs")
     parser.add_argument("--profile", type=Path, help="deck profile for the real photographs")
+    parser.add_argument(
+        "--perturbed", action="store_true", help="the real photographs altered too (~10 min)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -241,6 +276,8 @@ def main() -> int:
     if (root / "labels.csv").exists():
         profile = load_profile(args.profile) if args.profile else builtin_profile()
         result["real"] = real_figures(root, Recognizer(profile), args.seconds)
+        if args.perturbed:
+            result["real"]["perturbed"] = perturbed_figures(root, Recognizer(profile))
     if args.json:
         print(json.dumps(result))
         return 0
@@ -282,6 +319,15 @@ def main() -> int:
               f"{cal['source']}; {len(cal['refused'])} refused")  # fmt: skip
     for name, t in [("decks D and F", cal["overall"]), *cal["by_deck"].items()] if cal else []:
         print(tally_row(name, t))
+    perturbed = real.get("perturbed")
+    if perturbed:
+        print("standard decks' photographs altered (--perturbed):")
+        print(f"  {'altered':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
+              f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
+        for name, t in perturbed.items():
+            print(tally_row(name, t))
+            for miss in t["misreads"]:
+                print(f"    confident-wrong: {miss['file']}: read {' '.join(miss['read'])}")
     for name, t in real["speed"].items():
         print(
             f"real frame {name}: {t['fps']:.1f} fps wall clock, {t['fps_cpu_time']:.1f} fps "

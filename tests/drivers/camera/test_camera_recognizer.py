@@ -19,6 +19,7 @@ from drivers.camera.recognizer import (
     MIN_SMALL_SUIT_SIDE,
     MIN_SUIT_SIDE,
     SMALL_SUIT_MARGIN,
+    Recognition,
     Recognizer,
     Status,
     canonical_size,
@@ -518,6 +519,41 @@ def test_a_frame_whose_white_balance_has_gone_blue_is_read_balanced(
     assert read <= {Card.parse(c) for c in ("3D", "6D", "6S", "7S", "8S")}
     monkeypatch.setattr(recognizer_module, "WHITE_CAST", 2.0)  # never balanced
     assert recognizer.recognize(frame).cards == ()
+
+
+def test_a_card_read_far_larger_or_smaller_than_the_frames_others_is_left_unknown() -> None:
+    def card(code: str, x: float, side: float) -> Recognition:
+        corners = ((x, 0.0), (x + 0.7 * side, 0.0), (x + 0.7 * side, side), (x, side))
+        return Recognition(Status.CARD, Card.parse(code), 0.5, corners, None)
+
+    table = [card("2C", 0, 100), card("3D", 200, 110), card("4H", 400, 90)]
+    assert recognizer_module._sized_like_the_deck(table) == table
+    for side in (300, 30):  # 3 and a third of the others' median: no card of this deck
+        out = recognizer_module._sized_like_the_deck([*table, card("AC", 600, side)])
+        assert out[:3] == table
+        assert out[3].status is Status.UNKNOWN and out[3].card is None
+        assert out[3].corners == card("AC", 600, side).corners  # still reported, unknown
+    # within the spread a deck's cards show under perspective, it stands
+    near = card("AC", 600, 200)
+    assert recognizer_module._sized_like_the_deck([*table, near])[3] == near
+    # beside fewer than two others there is no deck's size to measure against
+    pair = [card("2C", 0, 100), card("AC", 600, 400)]
+    assert recognizer_module._sized_like_the_deck(pair) == pair
+
+
+def test_a_triangle_of_blanket_between_cards_under_a_warm_light_is_no_ace(
+    recognizer: Recognizer,
+) -> None:
+    # deck C's webcam frame of nine cards on a knitted blanket, under a warm cast (blue
+    # 0.75, green 0.95, red 1.1): the blanket's triangle between an ace's and a six's edges,
+    # over the six's club pip, reads as an ace of clubs' index, on a card guessed more than
+    # three times as long as the frame's others; the six is no ace, whatever it is read as
+    frame = read_image(real_photo("amm_WIN_20240627_12_06_16_Pro.jpg"))
+    warm = np.clip(frame * np.array([0.75, 0.95, 1.1]), 0, 255).astype(np.uint8)
+    listed = {Card.parse(c) for c in ("2D", "3H", "3D", "4D", "6C", "8S", "QH", "AS", "AD")}
+    read = {r.card for r in recognizer.recognize(warm).cards}
+    assert read <= listed
+    assert len(read) >= 6  # 7 measured
 
 
 def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> None:
