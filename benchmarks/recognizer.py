@@ -197,6 +197,14 @@ def calibrated_figures(
     }
 
 
+def tally_header(first: str) -> str:
+    """The header of :func:`tally_row`'s table, its first column named ``first``."""
+    return (
+        f"  {first:<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
+        f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}"
+    )
+
+
 def tally_row(name: str, t: dict[str, Any]) -> str:
     """One line of a tally's table; the recall worked out from the counts (the JSON's is
     rounded to four places, and rounding it again showed 816 of 945 as 86.4 %)."""
@@ -304,8 +312,7 @@ def main() -> int:
         return 0
     print(f"real photographs ({real['images']} at {root}, {real['seconds']} s; labels "
           f"corrected by docs/{REAL_CORRECTIONS.name}):")  # fmt: skip
-    print(f"  {'deck group':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
-          f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
+    print(tally_header("deck group"))
     rows = list(real["groups"].items()) + [(f"  {k}", v) for k, v in real["by_deck"].items()]
     for name, t in rows:
         print(tally_row(name, t))
@@ -322,8 +329,7 @@ def main() -> int:
     perturbed = real.get("perturbed")
     if perturbed:
         print("standard decks' photographs altered (--perturbed):")
-        print(f"  {'altered':<26} {'listed':>6} {'right':>6} {'recall':>7} {'wrong':>6} "
-              f"{'per 1000':>8} {'unknown':>7} {'missed':>6} {'outlines':>8}")  # fmt: skip
+        print(tally_header("altered"))
         for name, t in perturbed.items():
             print(tally_row(name, t))
             for miss in t["misreads"]:

@@ -2409,10 +2409,14 @@ WHITE_SHARE = 0.01
 WHITE_CAST = 1.15
 #: the most a channel is raised to make that white grey (a camera's white balance gone
 #: blue, deck D's on brown wood, made its cards 83 to 132 saturated: no paper at all; its
-#: channels needed up to 1.49); a brightest more tinted than this is a coloured table's
-#: (felt), not paper under a cast, and is left as it is: balancing an empty felt table
-#: read it twice over for nothing
-MAX_WHITE_GAIN = 1.6
+#: channels needed up to 1.49, and 1.87 with its red dimmed to 0.8 and its blue raised by
+#: 1.1, a cooler light: at 1.6 none of its cards was then found, at 2 the standard decks so
+#: altered read 765 cards where they read 743, and under a warm cast 771 where 746, none
+#: wrong, the photographs as they are, greyed, noised, scaled and the rendered frames
+#: reading the same); a brightest more tinted than this is a coloured table's (felt: the
+#: rendered coloured felts need 3 to 5.9), not paper under a cast, and is left as it is:
+#: balancing an empty felt table read it twice over for nothing
+MAX_WHITE_GAIN = 2.0
 
 
 def white_balanced(frame: Image) -> Image:

@@ -263,8 +263,8 @@ ALTERED_FLOORS = {
     "0.6 of the size": (410, 0),  # 420
     "blurred": (650, 0),  # 665
     "JPEG at 25": (685, 0),  # 698
-    "warm cast": (730, 0),  # 746 (a blanket's triangle read as an ace before the size rule)
-    "cool cast": (730, 0),  # 743
+    "warm cast": (755, 0),  # 771 (a blanket's triangle read as an ace before the size rule)
+    "cool cast": (750, 0),  # 765
     "dark (0.55)": (770, 0),  # 784
     "bright (1.35)": (780, 0),  # 793
     "perspective": (715, 0),  # 731

@@ -556,6 +556,21 @@ def test_a_triangle_of_blanket_between_cards_under_a_warm_light_is_no_ace(
     assert len(read) >= 6  # 7 measured
 
 
+def test_a_blue_cast_frame_under_a_cooler_light_is_read_balanced(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deck D's five cards on brown wood, the camera's white balance gone blue, under a
+    # cooler light still (red 0.8, blue 1.1): its white needs a gain of 1.87 to be grey
+    frame = read_image(real_photo("alk_in_03.jpg"))
+    cool = np.clip(frame * np.array([1.1, 1.0, 0.8]), 0, 255).astype(np.uint8)
+    listed = {Card.parse(c) for c in ("2H", "3H", "TH", "JS", "AD")}
+    read = {r.card for r in recognizer.recognize(cool).cards}
+    assert read <= listed
+    assert len(read) >= 2  # 3 measured
+    monkeypatch.setattr(recognizer_module, "MAX_WHITE_GAIN", 1.6)  # the limit before
+    assert recognizer.recognize(cool).cards == ()
+
+
 def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> None:
     rng = np.random.default_rng(5)
     grey = rng.integers(0, 200, (60, 80, 3), dtype=np.uint8)
