@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
+
+from drivers.camera.recognizer import Image
 
 __all__ = ["ALTERATIONS", "Alteration"]
 
-Image = NDArray[np.uint8]
 Alteration = Callable[[Image, np.random.Generator], Image]
 
 

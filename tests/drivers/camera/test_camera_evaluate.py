@@ -219,16 +219,19 @@ def _real() -> Path:
     return real_cards()
 
 
+#: the decks with standard indices, whose figures the targets count
+STANDARD_DECKS = {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I", "deck-J"}
+
+
 def test_real_photographs_are_never_read_wrong_with_confidence(recognizer: Recognizer) -> None:
     root = _real()
     # the labels as the set gives them, with the project's corrections (checked by eye:
     # cards whose index shows, left out of a label)
     labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
-    standard = {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I", "deck-J"}
     result = evaluate(
         root, labels, Recognizer().recognize, meta={"deck": meta},
-        only=lambda name: meta.get(name) in standard,
+        only=lambda name: meta.get(name) in STANDARD_DECKS,
     )  # fmt: skip
     assert result.overall.images == 216 and result.overall.listed == 945
     assert result.overall.wrong == 0
@@ -280,11 +283,10 @@ def test_real_photographs_altered_as_other_cameras_would_show_them(name: str) ->
     root = _real()
     labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
-    standard = {"deck-A", "deck-C", "deck-D", "deck-E", "deck-F", "deck-I", "deck-J"}
     alter, rng, recognizer = ALTERATIONS[name], np.random.default_rng(5), Recognizer()
     result = evaluate(
         root, labels, lambda image: recognizer.recognize(alter(image, rng)),
-        only=lambda file: meta.get(file) in standard,
+        only=lambda file: meta.get(file) in STANDARD_DECKS,
     )  # fmt: skip
     right, wrong = ALTERED_FLOORS[name]
     assert result.overall.listed == 945

@@ -36,6 +36,7 @@ from drivers.camera.recognizer import (
     white_balanced,
 )
 from simulators.camera.accuracy import match_truth, measure, rendered_frames
+from simulators.camera.alter import ALTERATIONS
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle, render_face
 from simulators.camera.scene import (
@@ -549,7 +550,7 @@ def test_a_triangle_of_blanket_between_cards_under_a_warm_light_is_no_ace(
     # over the six's club pip, reads as an ace of clubs' index, on a card guessed more than
     # three times as long as the frame's others; the six is no ace, whatever it is read as
     frame = read_image(real_photo("amm_WIN_20240627_12_06_16_Pro.jpg"))
-    warm = np.clip(frame * np.array([0.75, 0.95, 1.1]), 0, 255).astype(np.uint8)
+    warm = ALTERATIONS["warm cast"](frame, np.random.default_rng(0))
     listed = {Card.parse(c) for c in ("2D", "3H", "3D", "4D", "6C", "8S", "QH", "AS", "AD")}
     read = {r.card for r in recognizer.recognize(warm).cards}
     assert read <= listed
@@ -562,7 +563,7 @@ def test_a_blue_cast_frame_under_a_cooler_light_is_read_balanced(
     # deck D's five cards on brown wood, the camera's white balance gone blue, under a
     # cooler light still (red 0.8, blue 1.1): its white needs a gain of 1.87 to be grey
     frame = read_image(real_photo("alk_in_03.jpg"))
-    cool = np.clip(frame * np.array([1.1, 1.0, 0.8]), 0, 255).astype(np.uint8)
+    cool = ALTERATIONS["cool cast"](frame, np.random.default_rng(0))
     listed = {Card.parse(c) for c in ("2H", "3H", "TH", "JS", "AD")}
     read = {r.card for r in recognizer.recognize(cool).cards}
     assert read <= listed
