@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -3772,7 +3773,7 @@ def _sized_like_the_deck(out: list[Recognition]) -> list[Recognition]:
         return out
     result = list(out)
     for i, side in read:
-        typical = float(np.median([s for j, s in read if j != i]))
+        typical = statistics.median([s for j, s in read if j != i])  # NumPy's: 50 times slower
         if not typical / DECK_SIZE_SPREAD <= side <= typical * DECK_SIZE_SPREAD:
             result[i] = _unread(out[i])
     return result
