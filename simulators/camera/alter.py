@@ -5,18 +5,23 @@ alterations show what those photographs do not (a noisier sensor, a warmer light
 camera elsewhere), for the benchmark's ``--perturbed`` figures and the full tests. Each
 takes the image (BGR) and a generator seeded for it (only the noise and the perspective
 draw from it), and returns a new image.
+
+:func:`close_ups` cuts the cards out instead, each filling its own small frame, as a
+camera close over the board (or a 128-pixel crop) shows one card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from drivers.camera.recognizer import Image
+from controller.cards import Card
+from drivers.camera.recognizer import Image, Point, Recognizer, locate
 
-__all__ = ["ALTERATIONS", "Alteration"]
+__all__ = ["ALTERATIONS", "CLOSE_UP_HEIGHTS", "Alteration", "CloseUps", "close_up", "close_ups"]
 
 Alteration = Callable[[Image, np.random.Generator], Image]
 
@@ -80,3 +85,73 @@ ALTERATIONS: dict[str, Alteration] = {
     "a quarter turn": lambda im, _: _image(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
     "a half turn": lambda im, _: _image(cv2.rotate(im, cv2.ROTATE_180)),
 }
+
+
+#: the heights (pixels) a card is cut out at: a 128-pixel crop, and two closer cameras
+CLOSE_UP_HEIGHTS = (128, 200, 400)
+#: the strip of table kept round a card cut out, a share of its width and height
+CLOSE_UP_MARGIN = 0.03
+
+
+def close_up(
+    image: Image, corners: Sequence[Point], height: int, margin: float = CLOSE_UP_MARGIN
+) -> Image | None:
+    """The card whose corners are ``corners`` cut out of ``image`` (the box round it, a
+    ``margin`` of its size either side, within the image) and shrunk to ``height`` pixels
+    high; None where that would enlarge it (an enlarged photograph shows nothing a camera
+    would: its edges blurred by the interpolation)."""
+    quad = np.asarray(corners, np.float64)
+    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+    mx, my = margin * (x1 - x0), margin * (y1 - y0)
+    h, w = image.shape[:2]
+    left, top = max(0, int(x0 - mx)), max(0, int(y0 - my))
+    right, bottom = min(w, int(x1 + mx) + 1), min(h, int(y1 + my) + 1)
+    crop = image[top:bottom, left:right]
+    if crop.shape[0] < height or crop.shape[1] < 1:
+        return None
+    f = height / crop.shape[0]
+    return _image(cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+
+
+@dataclass
+class CloseUps:
+    """Cards cut out at one height: how many, and of them how many the recognizer found
+    (a detection over the crop's centre), read right, and read wrong (a card the
+    photograph does not hold)."""
+
+    cut: int = 0
+    found: int = 0
+    right: int = 0
+    wrong: int = 0
+
+
+def close_ups(
+    photos: Iterable[tuple[Image, frozenset[Card]]],
+    recognizer: Recognizer,
+    heights: Sequence[int] = CLOSE_UP_HEIGHTS,
+) -> dict[int, CloseUps]:
+    """Each photograph's cards read right from an outline found whole (the recognizer's
+    own :func:`~drivers.camera.recognizer.locate`: a card guessed from its index alone has
+    no certain edges to cut along) cut out at each of ``heights`` (:func:`close_up`, never
+    enlarged) and read again alone; ``photos`` are the images with the cards they hold."""
+    out = {height: CloseUps() for height in heights}
+    for image, held in photos:
+        whole = locate(image).full
+        for read in recognizer.recognize(image).cards:
+            corners = np.array(read.corners)
+            if read.card not in held or not any(np.abs(q - corners).max() < 1 for q in whole):
+                continue
+            for height in heights:
+                crop = close_up(image, read.corners, height)
+                if crop is None:
+                    continue
+                tally, again = out[height], recognizer.recognize(crop)
+                centre = (crop.shape[1] / 2, crop.shape[0] / 2)
+                tally.cut += 1
+                tally.found += any(
+                    cv2.pointPolygonTest(np.array(d.corners, np.float32), centre, False) >= 0
+                    for d in again.detections
+                )
+                tally.right += any(d.card == read.card for d in again.cards)
+                tally.wrong += any(d.card not in held for d in again.cards)
+    return out
