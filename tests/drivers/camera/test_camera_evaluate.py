@@ -20,7 +20,9 @@ from drivers.camera.evaluate import (
 )
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.recognizer import FrameRecognition, Recognition, Recognizer, Status
-from simulators.camera.alter import ALTERATIONS, close_ups
+from simulators.camera.alter import ALTERATIONS, close_up, close_ups
+from simulators.camera.builtin import render_deck
+from simulators.camera.render import FaceStyle
 from simulators.camera.stream import deal_frames
 from tablectl.cli import main
 from tests.support.real_cards import real_cards
@@ -292,6 +294,19 @@ def test_real_photographs_altered_as_other_cameras_would_show_them(name: str) ->
     assert result.overall.listed == 945
     assert result.overall.wrong <= wrong, result.to_json()["misreads"]
     assert result.overall.right >= right
+
+
+def test_cards_are_cut_out_alone_shrunk_and_never_enlarged(recognizer: Recognizer) -> None:
+    samples = render_deck(FaceStyle(), card_px=300, seed=1)[::13]  # four cards on felt
+    photos = [(s.image, frozenset({s.card})) for s in samples]
+    corners = ((10.0, 20.0), (90.0, 20.0), (90.0, 130.0), (10.0, 130.0))
+    cut = close_up(samples[0].image, corners, 100)
+    assert cut is not None and cut.shape[0] == 100  # 110 high with its margins: shrunk
+    assert close_up(samples[0].image, corners, 128) is None  # never enlarged
+    tallies = close_ups(photos, recognizer, heights=(200, 1000))
+    assert tallies[1000].cut == 0  # no card is 1,000 pixels high here
+    t = tallies[200]
+    assert t.cut == len(samples) and t.found == t.cut and t.right == t.cut and t.wrong == 0
 
 
 #: the real cards read whole, cut out alone (simulators/camera/alter.py, close_ups): at
