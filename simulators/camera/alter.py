@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
-from drivers.camera.recognizer import Image, Point, Recognizer, locate
+from drivers.camera.recognizer import Image, Point, Recognizer, exposed, locate
 
 __all__ = ["ALTERATIONS", "CLOSE_UP_HEIGHTS", "Alteration", "CloseUps", "close_up", "close_ups"]
 
@@ -133,10 +133,13 @@ def close_ups(
     """Each photograph's cards read right from an outline found whole (the recognizer's
     own :func:`~drivers.camera.recognizer.locate`: a card guessed from its index alone has
     no certain edges to cut along) cut out at each of ``heights`` (:func:`close_up`, never
-    enlarged) and read again alone; ``photos`` are the images with the cards they hold."""
+    enlarged) and read again alone; ``photos`` are the images with the cards they hold.
+    The outlines are looked for on the image as the recognizer looks at it (a dim one
+    brightened: :func:`~drivers.camera.recognizer.exposed`), so that its cards' corners are
+    theirs."""
     out = {height: CloseUps() for height in heights}
     for image, held in photos:
-        whole = locate(image).full
+        whole = locate(exposed(image)).full
         for read in recognizer.recognize(image).cards:
             corners = np.array(read.corners)
             if read.card not in held or not any(np.abs(q - corners).max() < 1 for q in whole):
