@@ -54,12 +54,15 @@ format: dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The full suite in its fast form: exhaustive checks marked `full` run in test-full.
+# The full suite in its fast form: exhaustive checks marked `full` run in test-full. The
+# tests run on JOBS workers (pytest-xdist; one per core by default; JOBS=0 runs them in
+# this process): each worker starts its own brokers on free loopback ports.
+JOBS ?= auto
 test: lint typecheck
-	$(PYTEST) -m "not full" -q
+	$(PYTEST) -m "not full" -q -n $(JOBS)
 
 test-full: lint typecheck
-	$(PYTEST) -q
+	$(PYTEST) -q -n $(JOBS)
 
 bench: dev
 	$(BIN)/python benchmarks/evaluator.py
