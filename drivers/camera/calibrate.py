@@ -394,16 +394,19 @@ def calibrate(
                     pip_labels.extend([int(sample.card.suit)] * len(found.vectors))
         if progress is not None:
             progress(done, len(samples))
-    held = {int(c.rank) for c in deck.cards}
-    missing = [Rank(r).char for r in sorted(held - set(rank_labels))]
-    missing += [Suit(s).char for s in sorted({int(c.suit) for c in deck.cards} - set(suit_labels))]
-    if missing:
+    missing = _unlearnt(deck, rank_labels, suit_labels)
+    # without a refused list every rank and suit must be learnt; with one, the profile is
+    # made from the rest while two ranks and two suits are (a discriminant tells two
+    # classes apart at least): the cards of the others are reported unknown by it
+    # (:class:`~drivers.camera.recognizer.Recognizer`), and its source says so
+    if missing and (refused is None or len(set(rank_labels)) < 2 or len(set(suit_labels)) < 2):
         also = f" ({len(refused)} photographs refused)" if refused else ""
         if deck is STANDARD_52 and set(rank_labels) == {int(c.rank) for c in STRIPPED_28.cards}:
             also += f"; for the {STRIPPED_28.description}, calibrate with --deck {STRIPPED_28.name}"
+        least = "" if refused is None else " (at least two ranks and two suits)"
         raise CalibrationError(
             f"calibration photographs lack {', '.join(missing)}: expected every rank and suit "
-            f"of the {deck.description}{also}"
+            f"of the {deck.description}{least}{also}"
         )
     red_threshold = 0.15
     if redness[True] and redness[False]:
@@ -433,6 +436,13 @@ def calibrate(
             else None
         ),
     )
+
+
+def _unlearnt(deck: Deck, ranks: Sequence[int], suits: Sequence[int]) -> list[str]:
+    """The ranks and suits of ``deck`` (their letters) that none of ``ranks`` and ``suits``
+    (the classes a profile learnt) is."""
+    missing = [Rank(r).char for r in sorted({int(c.rank) for c in deck.cards} - set(ranks))]
+    return missing + [Suit(s).char for s in sorted({int(c.suit) for c in deck.cards} - set(suits))]
 
 
 def _refusal(sample: Sample, message: str, quad: NDArray[np.float64] | None = None) -> Refusal:
@@ -767,4 +777,13 @@ def calibrate_files(
     if lacking:
         codes = " ".join(c.code for c in lacking)
         profile = replace(profile, source=f"{profile.source}; lacks {codes}")
+    unread = _unlearnt(deck, profile.rank.labels.tolist(), profile.suit.labels.tolist())
+    if unread:  # whole ranks or suits: their cards are read unknown with this profile
+        hint = ""
+        if deck is STANDARD_52 and set(unread) == set("234567"):
+            hint = f" (for the {STRIPPED_28.description}, calibrate with --deck stripped28)"
+        profile = replace(
+            profile,
+            source=f"{profile.source}; reads no {', '.join(unread)}: photograph them{hint}",
+        )
     return profile

@@ -2648,13 +2648,20 @@ class Recognizer:
         self.reader: IndexReader | None = load_index_reader() if learned else None
         self._builtin = profile is None or self.profile is builtin_profile()
         #: the cards that may be read: those of ``deck`` (the game's, where the table deals
-        #: the 28-card deck of eights to aces) whose ranks the profile knows (a profile
-        #: calibrated on that deck knows those ranks only); None: any card. A card of
-        #: another (the learned reader reads every rank) is reported unknown: none is dealt
+        #: the 28-card deck of eights to aces) whose ranks and suits the profile knows (a
+        #: profile calibrated on that deck knows those ranks only; one calibrated from
+        #: photographs that missed a rank or a suit, all but those); None: any card. A card
+        #: of another (the learned reader reads every rank) is reported unknown
         ranks = frozenset(int(r) for r in self.profile.rank.labels.tolist())
+        suits = frozenset(int(s) for s in self.profile.suit.labels.tolist())
         cards = deck.cards if deck is not None else STANDARD_52.cards
-        held = frozenset(c for c in cards if int(c.rank) in ranks)
+        held = frozenset(c for c in cards if int(c.rank) in ranks and int(c.suit) in suits)
         self._held = None if len(held) == len(STANDARD_52) else held
+        #: the profile lacks a rank or a suit of the deck dealt: its glyphs may take a card
+        #: of one for a card of another (they know no better class), so the learned reader
+        #: checks each card they read, as it checks the built-in profile's, and they read
+        #: no blob's corners alone
+        self._partial = len(held) < len(cards)
         self.zones = zones
         self._polygons = [
             (z.id, [(float(x), float(y)) for x, y in z.polygon])
@@ -2766,15 +2773,16 @@ class Recognizer:
         """What the learned reader is to check of a built-in profile's read ``glyphs`` of the
         outline ``quad`` (its first pair of index corners, the card named, the card's size);
         None for a read that stands as it is: no card named, a calibrated profile's (a
-        deck's own glyphs), or print of the rendered glyphs' own kind (:data:`OWN_PRINT`)."""
+        deck's own glyphs), or print of the rendered glyphs' own kind (:data:`OWN_PRINT`).
+        A profile that lacks a rank or a suit of the deck dealt has every read checked."""
         if (
             self.reader is None
-            or not self._builtin
             or glyphs.status is not Status.CARD
             or glyphs.card is None
             or glyphs.patches is None
-            or glyphs.fit >= OWN_PRINT
         ):
+            return None
+        if not self._partial and (not self._builtin or glyphs.fit >= OWN_PRINT):
             return None
         return glyphs.patches, glyphs.card, effective_size(quad, self.profile.aspect)
 
@@ -3164,7 +3172,9 @@ class Recognizer:
                 Recognition(status, card, conf, corners, self.zone_of(quad, w, h))  # type: ignore[arg-type]
             )
         if blobs:
-            own_print = not self._builtin or any(g.fit >= FRAME_OWN_PRINT for g in glyphs)
+            own_print = not self._partial and (
+                not self._builtin or any(g.fit >= FRAME_OWN_PRINT for g in glyphs)
+            )
             clean = [q for q, o in zip(quads, loose, strict=True) if o is None] or quads
             read = [(r.card, np.array(r.corners, np.float32)) for r in out if r.card is not None]
             out += [
