@@ -50,6 +50,7 @@ __all__ = [
     "layout_samples",
     "parse_layout",
     "read_labels",
+    "unlearnt",
 ]
 
 Image = NDArray[np.uint8]
@@ -394,7 +395,7 @@ def calibrate(
                     pip_labels.extend([int(sample.card.suit)] * len(found.vectors))
         if progress is not None:
             progress(done, len(samples))
-    missing = _unlearnt(deck, rank_labels, suit_labels)
+    missing = unlearnt(deck, rank_labels, suit_labels)
     # without a refused list every rank and suit must be learnt; with one, the profile is
     # made from the rest while two ranks and two suits are (a discriminant tells two
     # classes apart at least): the cards of the others are reported unknown by it
@@ -438,7 +439,7 @@ def calibrate(
     )
 
 
-def _unlearnt(deck: Deck, ranks: Sequence[int], suits: Sequence[int]) -> list[str]:
+def unlearnt(deck: Deck, ranks: Sequence[int], suits: Sequence[int]) -> list[str]:
     """The ranks and suits of ``deck`` (their letters) that none of ``ranks`` and ``suits``
     (the classes a profile learnt) is."""
     missing = [Rank(r).char for r in sorted({int(c.rank) for c in deck.cards} - set(ranks))]
@@ -777,7 +778,7 @@ def calibrate_files(
     if lacking:
         codes = " ".join(c.code for c in lacking)
         profile = replace(profile, source=f"{profile.source}; lacks {codes}")
-    unread = _unlearnt(deck, profile.rank.labels.tolist(), profile.suit.labels.tolist())
+    unread = unlearnt(deck, profile.rank.labels.tolist(), profile.suit.labels.tolist())
     if unread:  # whole ranks or suits: their cards are read unknown with this profile
         hint = ""
         if deck is STANDARD_52 and set(unread) == set("234567"):

@@ -200,7 +200,7 @@ def _profile(path: Path | None) -> Profile:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Calibrate, report each refused photograph, and write the profile."""
-    from drivers.camera.calibrate import Refusal, annotate
+    from drivers.camera.calibrate import Refusal, annotate, unlearnt
 
     if (args.images is None) != (args.labels is None):
         raise CameraError("--images DIR and --labels CSV go together: give both or neither")
@@ -218,6 +218,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             "card) and/or --layout-image FILE --layout 4x13 --order 'rows=SHDC cols=A23…K'"
         )
     refused: list[Refusal] = []
+    deck = Deck.named(args.deck)
     try:
         with Bars() as bars:
             profile = calibrate_files(
@@ -228,7 +229,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 progress=bars.bar("calibrating", "photographs"),
                 layout=layout,
                 refused=refused,
-                deck=Deck.named(args.deck),
+                deck=deck,
             )
     finally:
         for n, refusal in enumerate(refused, 1):
@@ -245,6 +246,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"wrote {args.out}: profile {profile.name!r} ({profile.source}, "
         f"card aspect {profile.aspect:.3f}, red threshold {profile.red_threshold:.2f})"
     )
+    missing = unlearnt(deck, profile.rank.labels.tolist(), profile.suit.labels.tolist())
+    if missing:
+        print(
+            f"warning: no photograph taught {', '.join(missing)}: with this profile every card "
+            "of those is reported unknown; photograph them and calibrate again",
+            file=sys.stderr,
+        )
     return 0
 
 

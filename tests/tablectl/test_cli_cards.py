@@ -120,9 +120,10 @@ def test_a_28_card_deck_calibrates_with_its_deck_named(
             "--augment", "2"]  # fmt: skip
     # as a standard deck the profile is made from them all the same, and says what it cannot
     # read and how to calibrate that deck
-    status, out, _ = run(capsys, *args, "--out", str(tmp_path / "a.npz"))
+    status, out, err = run(capsys, *args, "--out", str(tmp_path / "a.npz"))
     assert status == 0 and "reads no 2, 3, 4, 5, 6, 7: photograph them" in out
     assert "calibrate with --deck stripped28" in out
+    assert "warning: no photograph taught 2, 3, 4, 5, 6, 7: with this profile every card" in err
     profile = tmp_path / "ta.npz"
     status, out, _ = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
     assert status == 0 and "wrote" in out and "lacks" not in out
