@@ -271,9 +271,11 @@ def calibrate(
     found, or whose outline's corners show none (:func:`_index_first`); None: not looked
     for (:func:`calibrate_files` passes the shipped one). ``deck``: the deck the
     photographs show (the 28-card deck of eights to aces: ``STRIPPED_28``); a photograph of
-    a card it does not hold is refused, and every rank and suit it holds must appear.
+    a card it does not hold is refused.
 
-    Every rank and every suit must appear at least once. Each index corner found is also
+    Without a ``refused`` list every rank and suit of ``deck`` must be learnt; with one,
+    at least two ranks and two suits (the others are then read by no profile glyph, see
+    :func:`unlearnt`). Each index corner found is also
     degraded ``augment`` times (resolution, blur, noise, exposure, misregistration) so the
     classifiers learn what tells the glyphs apart at table-camera resolution. The index
     corners of clubs and spades are degraded ``augment`` times more to the resolution of
@@ -402,7 +404,7 @@ def calibrate(
     # (:class:`~drivers.camera.recognizer.Recognizer`), and its source says so
     if missing and (refused is None or len(set(rank_labels)) < 2 or len(set(suit_labels)) < 2):
         also = f" ({len(refused)} photographs refused)" if refused else ""
-        if deck is STANDARD_52 and set(rank_labels) == {int(c.rank) for c in STRIPPED_28.cards}:
+        if _looks_stripped(deck, rank_labels):
             also += f"; for the {STRIPPED_28.description}, calibrate with --deck {STRIPPED_28.name}"
         least = "" if refused is None else " (at least two ranks and two suits)"
         raise CalibrationError(
@@ -437,6 +439,12 @@ def calibrate(
             else None
         ),
     )
+
+
+def _looks_stripped(deck: Deck, ranks: Sequence[int]) -> bool:
+    """Whether a standard deck's calibration learnt exactly the 28-card deck's ranks (eights
+    to aces): most likely that deck, calibrated without ``--deck stripped28``."""
+    return deck is STANDARD_52 and set(ranks) == {int(c.rank) for c in STRIPPED_28.cards}
 
 
 def unlearnt(deck: Deck, ranks: Sequence[int], suits: Sequence[int]) -> list[str]:
@@ -778,10 +786,11 @@ def calibrate_files(
     if lacking:
         codes = " ".join(c.code for c in lacking)
         profile = replace(profile, source=f"{profile.source}; lacks {codes}")
-    unread = unlearnt(deck, profile.rank.labels.tolist(), profile.suit.labels.tolist())
+    ranks = profile.rank.labels.tolist()
+    unread = unlearnt(deck, ranks, profile.suit.labels.tolist())
     if unread:  # whole ranks or suits: their cards are read unknown with this profile
         hint = ""
-        if deck is STANDARD_52 and set(unread) == set("234567"):
+        if _looks_stripped(deck, ranks):
             hint = f" (for the {STRIPPED_28.description}, calibrate with --deck stripped28)"
         profile = replace(
             profile,

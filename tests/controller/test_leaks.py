@@ -685,7 +685,7 @@ def test_a_side_bet_that_falls_with_the_hand_shows_nothing_in_every_combination(
 
 
 @pytest.mark.full
-# the physical-table game's 3,840 rounds took 318 s on one slow core: past the suite's 300
+# the physical-table game's 3,840 rounds took 318 s on one slow core: past the suite's 300 s
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("name", GAMES)
 def test_every_way_of_folding_on_four_shuffles(

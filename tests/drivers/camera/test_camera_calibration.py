@@ -245,16 +245,18 @@ def test_photographs_that_miss_a_rank_and_a_suit_make_a_profile_that_reads_none_
     # the one photograph of a jack is refused: the profile still lacks the rank
     blank = Sample(np.full((200, 200, 3), 90, np.uint8), Card.parse("JH"), "jh.png")
     refused: list[Refusal] = []
-    profile = calibrate([blank, *samples], name="x", source="x", augment=4, refused=refused,
-                        reader=load_index_reader())  # fmt: skip
+    reader = load_index_reader()
+    profile = calibrate(
+        [blank, *samples], name="x", source="x", augment=4, refused=refused, reader=reader
+    )
     assert [r.name for r in refused] == ["jh.png"]
     assert Rank.JACK not in profile.rank.labels.tolist()
     assert Suit.CLUBS not in profile.suit.labels.tolist()
     # with one rank or one suit only, no discriminant can be made: refused outright
     least = r"lack 2, 3, .* \(at least two ranks and two suits\)"
     with pytest.raises(CalibrationError, match=least):
-        calibrate([s for s in samples if s.card.rank == Rank.ACE], name="x", source="x",
-                  augment=0, refused=[])  # fmt: skip
+        aces = [s for s in samples if s.card.rank == Rank.ACE]
+        calibrate(aces, name="x", source="x", augment=0, refused=[])
     recognizer = Recognizer(profile)
     rng = random.Random(11)
     options = SceneOptions(card_width=0.075, blur=0.5, noise=3.0, gradient=0.3)
@@ -341,10 +343,8 @@ def test_a_real_deck_whose_jack_and_ace_photographs_are_refused_still_calibrates
     assert sorted(r.card.code for r in refused if r.card) == ["AH", "JC"]
     assert profile.source.endswith("reads no J, A: photograph them")
     assert "calibrated from 26 photographs; lacks 2D " in profile.source
-    result = evaluate(
-        root, real_labels(root), Recognizer(profile).recognize,
-        only=lambda name: decks.get(name) == "deck-A",
-    )  # fmt: skip
+    recognize = Recognizer(profile).recognize
+    result = evaluate(root, real_labels(root), recognize, only=lambda n: decks.get(n) == "deck-A")
     assert result.overall.listed == 176  # with the project's corrections of the labels
     assert result.overall.wrong == 0
     assert result.overall.right >= 107  # 115 measured (the built-in profile: 132)
