@@ -424,7 +424,12 @@ def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
     """Whether the learned reader's two corners of a card refuse the built-in profile's
     read ``card``: both name one other rank than its (or no index), each with the rank's
     lead, or both one other suit, each with :data:`AGREED_DISSENT` times the suit's lead
-    (their rank the card's) (:func:`_dissenting`); or, on a card checked ``whole`` (of
+    (their rank the card's) (:func:`_dissenting`); or both name the card's rank, each with
+    the rank's lead, in one other suit, one of them with that share of the suit's lead (on
+    deck F's layout squashed to 0.7 of its height, a two of spades found whole by its
+    border was read by the rendered glyphs as a two of clubs with a confidence of 0.87;
+    both learned corners read the two of spades, their suit leads 4.4 and 0.2); or, on a
+    card checked ``whole`` (of
     :data:`CROSS_CHECK_SIDE` pixels or more), either of them names another rank with
     :data:`DISSENT_LEAD` times the rank's lead, or another suit with that many times the
     suit's lead (its rank read at least with the rank's lead). One corner is enough there:
@@ -438,6 +443,13 @@ def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
             return True  # both corners name another rank
         if a.rank == rank and b.rank == rank and a.suit == b.suit:
             return True  # both corners name another suit
+    if (
+        a.rank == rank == b.rank
+        and min(a.rank_lead, b.rank_lead) >= RANK_LEAD
+        and a.suit == b.suit != suit
+        and (_dissenting(a, card) or _dissenting(b, card))
+    ):
+        return True  # both name the card's rank in one other suit, one of them with the lead
     if not whole:
         return False
     for c in corners:
@@ -690,10 +702,11 @@ def edge_quads(
     paper (light wood, a white desk), where paper is not brighter than the table but its
     outline is still an edge.
 
-    Edges are Canny's on the lightly blurred grey frame, thickened by a pixel. Two kinds of
-    candidates: the regions the edges enclose (a card's face, its pips holes in it), and the
+    Edges are Canny's on the lightly blurred grey frame, thickened by a pixel. Three kinds of
+    candidates: the regions the edges enclose (a card's face, its pips holes in it), the
     convex hull of each connected run of edges (a card's outline with a gap where its edge
-    is faint). Each candidate's quadrilateral must run along edges on all four sides
+    is faint), and the convex hull of each stretch of paper (a court card's white border,
+    :func:`edge_shapes`). Each candidate's quadrilateral must run along edges on all four sides
     (:data:`EDGE_SUPPORT` of each side; each side is first fitted to its own outline
     points), hold mostly lit, unsaturated paper, lie clear of the frame's border and fill at
     most 95 % of the frame (a card photographed close). The edges inside the ``known``
@@ -761,10 +774,14 @@ def edge_shapes(
     enclose but that are no whole card: the visible parts of cards lying partly under
     others or an object (each read corner by corner, or left unknown).
 
-    Cards are looked for twice: by Canny's edges alone, then, outside the cards found, by
-    those edges and the straight segments of :func:`_segments`, which close the faint edge
-    of a white card lying on another (white on white). The stretches of paper are those of
-    the second look that hold no card found whole."""
+    Cards are looked for twice: by Canny's edges alone (and by the stretches of lit,
+    unsaturated paper, each a card where edges outline it all round and paper rings its
+    inside, as a court card's white border does: on light wood the table's grain joins a
+    court card's edges to the next card's, and its figure's edges cut its border into
+    pieces), then, outside the cards found, by those edges and the straight segments of
+    :func:`_segments`, which close the faint edge of a white card lying on another (white
+    on white). The stretches of paper are those of the second look that hold no card found
+    whole."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
     edges = np.asarray(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH), np.uint8)
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
@@ -775,7 +792,9 @@ def edge_shapes(
         ),
         np.uint8,
     )
-    out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side)
+    found, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    blobs = [np.asarray(c, np.int32) for c in found]
+    out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side, blobs)
     # all the segments drawn in one call: the same pixels as one ``cv2.line`` each (both
     # round halves to even), 0.3 ms where a loop over 400 segments took 6
     segments = np.round(_segments(grey)).astype(np.int32).reshape(-1, 2, 2)
@@ -813,16 +832,24 @@ def shows_print(grey: Image, rim: NDArray[np.int32]) -> bool:
     return bool(dark >= PART_INK * levels.size)
 
 
+#: a quadrilateral looked at by :func:`_edge_look`: its corners, the outline points its
+#: sides are fitted to, and whether it came from a stretch of paper (not from edges)
+_Candidate = tuple[NDArray[np.float64], NDArray[np.float64], bool]
+
+
 def _edge_look(
     edges: Image,
     paper: Image,
     known: Sequence[NDArray[np.float64] | NDArray[np.int32]],
     min_area: float,
     min_side: float,
+    blobs: Sequence[NDArray[np.int32]] = (),
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
     """One look of :func:`edge_shapes` at an edge map (changed in place: the edges inside
     the ``known`` outlines are dropped): the card quadrilaterals, and the outlines of the
-    regions the edges enclose that are mostly paper and centred on no known card."""
+    regions the edges enclose that are mostly paper and centred on no known card. The
+    hulls of ``blobs`` (stretches of paper) are candidates too, held to
+    :func:`_framed_card` as well."""
     h, w = edges.shape[:2]
     done = np.zeros((h, w), np.uint8)
     if known:
@@ -831,7 +858,8 @@ def _edge_look(
         done = np.asarray(cv2.dilate(done, _SQUARE, iterations=2), np.uint8)
         edges[done > 0] = 0
     thick = cv2.dilate(edges, _SQUARE)
-    hulls: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []  # hull, outline
+    # hull, outline, and whether it is a stretch of paper's (not the edges')
+    hulls: list[tuple[NDArray[np.float64], NDArray[np.float64], bool]] = []
     regions: list[NDArray[np.int32]] = []  # the enclosed stretches of paper
 
     def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
@@ -854,43 +882,51 @@ def _edge_look(
             rim = np.asarray(max(found, key=cv2.contourArea) + np.array([x, y], np.int32))
             shell = np.asarray(cv2.convexHull(rim), np.float64).reshape(-1, 2)
             if not border:  # a card cut by the frame's edge is read corner by corner
-                hulls.append((shell, rim.reshape(-1, 2).astype(np.float64)))
+                hulls.append((shell, rim.reshape(-1, 2).astype(np.float64), False))
             lit = cv2.countNonZero(cv2.bitwise_and(region, paper[y : y + bh, x : x + bw]))
             if lit >= EDGE_PAPER * int(area[i]) and fresh(shell):
                 regions.append(np.asarray(rim, np.int32).reshape(-1, 1, 2))
     curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    for curve in curves:
+    # the hulls of the paper's own stretches too (``blobs``): a court card on a table as
+    # light as it, whose white border the figure's edges cut into pieces, and whose
+    # outline the table's grain joins to the next card's
+    for k, curve in enumerate([*curves, *blobs]):
         wrap = cv2.convexHull(curve)
         if min_area <= cv2.contourArea(wrap) <= 0.95 * w * h:
             hulls.append(
                 (
                     np.asarray(wrap, np.float64).reshape(-1, 2),
                     np.asarray(curve, np.float64).reshape(-1, 2),
+                    k >= len(curves),
                 )
             )
     near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
 
     # the hulls' four longest edges first; then, where those do not run along the edges (a
-    # rounded corner can tilt a hull's edge), each side fitted to its own outline points
-    first = [
-        (_order(q), points)
-        for hull, points in hulls
+    # rounded corner can tilt a hull's edge), each side fitted to its own outline points.
+    # A quadrilateral from a stretch of paper is a card only as a court card is
+    # (:func:`_framed_card`): edges and paper find no card that neither finds alone
+    first: list[_Candidate] = [
+        (_order(q), points, paper_only)
+        for hull, points, paper_only in hulls
         if fresh(hull) and (q := _hull_quad(hull)) is not None
     ]
-    second: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    second: list[_Candidate] = []
     out: list[NDArray[np.float64]] = []
-    third: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    third: list[_Candidate] = []
     for quads in (first, second, third):
-        for quad, points in quads:
-            if not _edge_card(quad, near, paper, min_area, min_side):
+        for quad, points, paper_only in quads:
+            if not _edge_card(quad, near, paper, min_area, min_side) or (
+                paper_only and not _framed_card(quad, near, paper)
+            ):
                 if quads is first:
-                    second.append((_refine(quad, points), points))
+                    second.append((_refine(quad, points), points, paper_only))
                 elif (
                     quads is second
                     and _card_like(quad, near.shape, min_area, min_side)
                     and (snapped := _snap(quad, edges)) is not None
                 ):
-                    third.append((snapped, points))
+                    third.append((snapped, points, paper_only))
                 continue
             centre, size = quad.mean(axis=0), _sides(quad).min()
             if any(
@@ -1055,6 +1091,12 @@ def _edge_card(
         and held >= FRAMED_PAPER * max(1, inside)
         and _paper_frame(paper, quad)
     )
+
+
+def _framed_card(quad: NDArray[np.float64], near: Image, paper: Image) -> bool:
+    """Whether a quadrilateral is outlined as :func:`_edge_card` asks of a court card:
+    edges along :data:`FRAMED_SUPPORT` of every side, and paper all round just inside."""
+    return _edge_support(quad, near) >= FRAMED_SUPPORT and _paper_frame(paper, quad)
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:

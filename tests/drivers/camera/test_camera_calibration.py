@@ -25,7 +25,7 @@ from drivers.camera.evaluate import read_labels as read_real_labels
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import FORMAT, Profile, builtin_profile, load_profile
 from drivers.camera.reader import load_index_reader
-from drivers.camera.recognizer import Recognizer, exposed
+from drivers.camera.recognizer import OWN_GLYPHS_AGREE, Recognizer, exposed
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
 from simulators.camera.scene import CardPlacement, SceneOptions, render_scene, scatter_cards
@@ -355,12 +355,18 @@ def test_a_real_deck_whose_jack_and_ace_photographs_are_refused_still_calibrates
 def test_a_calibrated_deck_s_own_glyphs_settle_an_index_corner_the_reader_leaves_short(
     real_layout: tuple[Path, Profile, list[Refusal]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the layout's queen of clubs: its outline runs into the king beside it, so it is read
-    # from its index corners found by their ink; the learned reader names it there short of
-    # one corner's leads, on a card too small for its club to settle a black suit alone.
-    # The deck's own glyphs read the same card, and the two readers agreeing settle it
+    # the layout's queen of clubs: found whole by its white border on the light wood, it is
+    # read from its outline. Where that border is not taken for a card (as before), its
+    # outline runs into the king beside it, so it is read from its index corners found by
+    # their ink; the learned reader names it there short of one corner's leads, on a card
+    # too small for its club to settle a black suit alone. The deck's own glyphs read the
+    # same card, and the two readers agreeing settle it
     photo, profile, _ = real_layout
     frame = read_image(photo)
+    monkeypatch.setattr(recognizer_module, "OWN_GLYPHS_AGREE", math.inf)
+    assert len({r.card for r in Recognizer(profile).recognize(frame).cards}) == 52
+    monkeypatch.undo()
+    monkeypatch.setattr(recognizer_module, "_framed_card", lambda *_: False)
     cards = {r.card for r in Recognizer(profile).recognize(frame).cards}
     assert Card.parse("QC") in cards
     assert len(cards) >= 50
@@ -371,7 +377,7 @@ def test_a_calibrated_deck_s_own_glyphs_settle_an_index_corner_the_reader_leaves
     # the built-in profile's glyphs are rendered ones: they never settle a corner this way
     monkeypatch.setattr(recognizer_module, "OWN_GLYPHS_AGREE", 0.0)
     builtin = {r.card for r in Recognizer().recognize(frame).cards}
-    monkeypatch.undo()
+    monkeypatch.setattr(recognizer_module, "OWN_GLYPHS_AGREE", OWN_GLYPHS_AGREE)
     assert builtin == {r.card for r in Recognizer().recognize(frame).cards}
 
 
