@@ -438,18 +438,17 @@ def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
     same."""
     a, b = corners
     rank, suit = int(card.rank), int(card.suit)
-    if _dissenting(a, card) and _dissenting(b, card):
-        if a.rank != rank and a.rank == b.rank:
-            return True  # both corners name another rank
-        if a.rank == rank and b.rank == rank and a.suit == b.suit:
-            return True  # both corners name another suit
+    sure = _dissenting(a, card), _dissenting(b, card)
+    if all(sure) and a.rank != rank and a.rank == b.rank:
+        return True  # both corners name another rank
+    # both name the card's rank in one other suit: each with the suit's share of the lead,
+    # or one of them, both naming the rank with the rank's lead
     if (
         a.rank == rank == b.rank
-        and min(a.rank_lead, b.rank_lead) >= RANK_LEAD
         and a.suit == b.suit != suit
-        and (_dissenting(a, card) or _dissenting(b, card))
+        and (all(sure) or (any(sure) and min(a.rank_lead, b.rank_lead) >= RANK_LEAD))
     ):
-        return True  # both name the card's rank in one other suit, one of them with the lead
+        return True
     if not whole:
         return False
     for c in corners:
@@ -849,7 +848,7 @@ def _edge_look(
     the ``known`` outlines are dropped): the card quadrilaterals, and the outlines of the
     regions the edges enclose that are mostly paper and centred on no known card. The
     hulls of ``blobs`` (stretches of paper) are candidates too, held to
-    :func:`_framed_card` as well."""
+    :func:`_edge_card`'s test of a court card alone."""
     h, w = edges.shape[:2]
     done = np.zeros((h, w), np.uint8)
     if known:
@@ -905,7 +904,7 @@ def _edge_look(
     # the hulls' four longest edges first; then, where those do not run along the edges (a
     # rounded corner can tilt a hull's edge), each side fitted to its own outline points.
     # A quadrilateral from a stretch of paper is a card only as a court card is
-    # (:func:`_framed_card`): edges and paper find no card that neither finds alone
+    # (:func:`_edge_card`, ``framed``): edges and paper find no card that neither finds alone
     first: list[_Candidate] = [
         (_order(q), points, paper_only)
         for hull, points, paper_only in hulls
@@ -916,9 +915,7 @@ def _edge_look(
     third: list[_Candidate] = []
     for quads in (first, second, third):
         for quad, points, paper_only in quads:
-            if not _edge_card(quad, near, paper, min_area, min_side) or (
-                paper_only and not _framed_card(quad, near, paper)
-            ):
+            if not _edge_card(quad, near, paper, min_area, min_side, framed=paper_only):
                 if quads is first:
                     second.append((_refine(quad, points), points, paper_only))
                 elif (
@@ -1066,10 +1063,17 @@ def _card_like(
 
 
 def _edge_card(
-    quad: NDArray[np.float64], near: Image, paper: Image, min_area: float, min_side: float
+    quad: NDArray[np.float64],
+    near: Image,
+    paper: Image,
+    min_area: float,
+    min_side: float,
+    framed: bool = False,
 ) -> bool:
     """Whether a quadrilateral found from edges is card-shaped, inside the frame, runs along
-    edges on every side and holds mostly paper."""
+    edges on every side and holds mostly paper; with ``framed`` (a stretch of paper's hull,
+    not the edges' own), also whether it is outlined as a court card is: edges along
+    :data:`FRAMED_SUPPORT` of every side, and paper all round just inside them."""
     if not _card_like(quad, near.shape, min_area, min_side):
         return False
     sides = _sides(quad)
@@ -1083,7 +1087,7 @@ def _edge_card(
     cv2.fillConvexPoly(box, np.round(quad - [x, y]).astype(np.int32), 255)
     inside = cv2.countNonZero(box)
     held = cv2.countNonZero(cv2.bitwise_and(box, paper[y : y + bh, x : x + bw]))
-    if held >= (SQUASHED_PAPER if squashed else EDGE_PAPER) * max(1, inside):
+    if not framed and held >= (SQUASHED_PAPER if squashed else EDGE_PAPER) * max(1, inside):
         return True
     # a court card: its figure is no paper, but its white border runs all round inside
     return (
@@ -1091,12 +1095,6 @@ def _edge_card(
         and held >= FRAMED_PAPER * max(1, inside)
         and _paper_frame(paper, quad)
     )
-
-
-def _framed_card(quad: NDArray[np.float64], near: Image, paper: Image) -> bool:
-    """Whether a quadrilateral is outlined as :func:`_edge_card` asks of a court card:
-    edges along :data:`FRAMED_SUPPORT` of every side, and paper all round just inside."""
-    return _edge_support(quad, near) >= FRAMED_SUPPORT and _paper_frame(paper, quad)
 
 
 def _order(quad: NDArray[np.float64]) -> NDArray[np.float64]:
