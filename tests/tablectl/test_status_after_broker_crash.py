@@ -122,8 +122,11 @@ password_env = "TABLECTL_MQTT_PASSWORD"
         for screen in (joins, stays):
             wait_for(lambda s=screen: s.checker.status == "online", "not online again")  # type: ignore[misc]
             assert screen.checker.statuses[-1] == ("online", False)
-            state = screen.checker.state
-            assert state is not None and state["birth"] > birth
+            # the live "online" comes first; the new birth's state follows it on its topic
+            wait_for(
+                lambda s=screen: (s.checker.state or {}).get("birth", birth) > birth,  # type: ignore[misc]
+                "no state of the new birth after the controller came back",
+            )
         assert [f for f in stays.checker.findings if f.kind != "gap"] == []
 
         proc.send_signal(signal.SIGTERM)  # a clean stop: the controller says "offline"
