@@ -264,7 +264,7 @@ def test_real_cards_lying_on_one_another_on_a_white_desk_are_found() -> None:
 #: right at least (a few below those measured), and the confident-wrong reads at most
 ALTERED_FLOORS = {
     "grey": (380, 0),  # 388 measured
-    "noise, 8 levels": (745, 4),  # 759 measured, 4 wrong: each named in docs/camera.md
+    "noise, 8 levels": (745, 4),  # 759 measured, 4 wrong: each named in docs/camera-measurements.md
     "0.6 of the size": (410, 0),  # 420
     "blurred": (650, 0),  # 665
     "JPEG at 25": (685, 0),  # 698
