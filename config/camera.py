@@ -24,6 +24,7 @@ __all__ = [
     "Zone",
     "ZoneKind",
     "ZoneLayout",
+    "is_shipped_zones",
     "load_zones",
     "table_layout",
     "zones_path",
@@ -153,10 +154,14 @@ def table_layout(name: str | None, shared: bool, hands: Iterable[str]) -> ZoneLa
     return layout
 
 
+def is_shipped_zones(name: str) -> bool:
+    """Whether ``name`` is a shipped layout's name (``default``, ``shared-hand``), not a path."""
+    return "/" not in name and (ZONES_DIR / f"{name}.toml").is_file()
+
+
 def zones_path(name: str) -> Path:
     """A zones file by shipped name (``default``, ``shared-hand``) or by path."""
-    shipped = ZONES_DIR / f"{name}.toml"
-    return shipped if shipped.is_file() else Path(name)
+    return ZONES_DIR / f"{name}.toml" if is_shipped_zones(name) else Path(name)
 
 
 def load_zones(path: Path | str | None = None) -> ZoneLayout:

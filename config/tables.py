@@ -228,11 +228,13 @@ class CameraSettings(_Strict):
     )
     zones: str | None = Field(
         default=None,
-        description="zone layout: a shipped name (default, shared-hand) or a file; "
-        "default: the shipped one for the table's seating",
+        description="zone layout: a shipped name (default, shared-hand) or a file (relative "
+        "paths are from the config); default: the shipped one for the table's seating",
     )
     profile: str | None = Field(
-        default=None, description="deck profile from 'tablectl cards calibrate' (default: built-in)"
+        default=None,
+        description="deck profile from 'tablectl cards calibrate' (relative paths are from the "
+        "config; default: built-in)",
     )
     fps: float = Field(default=2.0, gt=0, le=30, description="frames a second of 'simulated'")
     stable_frames: int = Field(default=3, ge=1, description="frames a card must hold to count")

@@ -14,15 +14,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from config.camera import ZoneLayout, table_layout
+from config.camera import ZoneLayout, is_shipped_zones, table_layout
 from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
 from controller.crosscheck import CrossCheck, card_faces
-from controller.errors import ConfigError
+from controller.errors import ConfigError, ProfileError
 from controller.games import Seating
 from controller.topics import Topics
 from controller.views import Projector
 from drivers.camera.capture import VideoCaptureSource
-from drivers.camera.profile import load_profile
+from drivers.camera.profile import Profile, load_profile
 from drivers.camera.recognizer import Recognizer
 from drivers.camera.watcher import CameraWatcher
 from drivers.mqtt.client import BrokerAddress, MqttLink
@@ -55,7 +55,9 @@ class RunningTable:
         self.config = config
         t = config.table
         # everything that can be refused is checked before a file is opened
+        self.base = base
         self.layout = self._zones() if config.camera.enabled else None
+        self.profile = self._profile() if config.camera.enabled else None
         journal_key = t.journal_key(base)
         self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
         self.journal_path.parent.mkdir(parents=True, exist_ok=True)
@@ -204,12 +206,31 @@ class RunningTable:
 
     # ------------------------------------------------------------------ the camera
 
+    def _from_config(self, name: str) -> str:
+        """A file the table's configuration names: a relative path is from the config's
+        folder (as the journal's is), not from wherever the table was started."""
+        return name if Path(name).is_absolute() else str(self.base / name)
+
     def _zones(self) -> ZoneLayout:
         t = self.config.table
+        name = self.config.camera.zones
+        if name is not None and not is_shipped_zones(name):
+            name = self._from_config(name)
         try:
-            return table_layout(self.config.camera.zones, t.seating is Seating.SHARED, t.hands)
+            return table_layout(name, t.seating is Seating.SHARED, t.hands)
         except ConfigError as error:
             raise ConfigError(f"camera.zones: {error}") from None
+
+    def _profile(self) -> Profile | None:
+        """The deck's profile the camera reads with (None: the built-in one), loaded before
+        the table opens its journal: a profile missing or unreadable refuses the table."""
+        name = self.config.camera.profile
+        if name is None:
+            return None
+        try:
+            return load_profile(self._from_config(name))
+        except ProfileError as error:
+            raise ConfigError(f"camera.profile: {error}") from None
 
     def _start_camera(self) -> None:
         camera = self.config.camera
@@ -223,7 +244,7 @@ class RunningTable:
             source = self.camera
         else:
             source = VideoCaptureSource(camera.source)
-        profile = load_profile(camera.profile) if camera.profile else None
+        profile = self.profile
         self.watcher = CameraWatcher(
             source,
             Recognizer(profile, self.layout, deck=self.runner.state.config.game.info.deck),

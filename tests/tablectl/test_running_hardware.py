@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,51 @@ def test_zones_that_miss_a_box_are_refused_before_anything_opens(tmp_path: Path)
     with pytest.raises(ConfigError, match=r"camera\.zones: the zones .* watch no box 1, box 2"):
         RunningTable(config, tmp_path, BrokerAddress("127.0.0.1", 1))
     assert not (tmp_path / "j.db").exists()  # no journal begun for a table that cannot run
+
+
+def test_a_missing_profile_is_refused_before_anything_opens(tmp_path: Path) -> None:
+    from controller.errors import ConfigError
+
+    camera = 'enabled = true\nsource = "simulated"\nprofile = "decks/gone.npz"'
+    config = parse_table_text(table_file("Z2", tmp_path / "j.db", camera), "t.toml")
+    gone = tmp_path / "decks" / "gone.npz"  # from the config's folder, as the journal is
+    with pytest.raises(ConfigError, match=rf"camera\.profile: profile {gone}: expected a .npz"):
+        RunningTable(config, tmp_path, BrokerAddress("127.0.0.1", 1))
+    assert not (tmp_path / "j.db").exists()  # no journal begun for a table that cannot run
+
+
+def test_a_profile_and_zones_named_beside_the_config_are_read_from_there(
+    mosquitto: Any, table_id: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A table started from any folder reads the profile and zones its config names relative
+    to the config's own folder: never a file of the same name where it was started."""
+    from config.camera import DEFAULT_ZONES
+    from drivers.camera.profile import builtin_profile
+
+    folder = tmp_path / "table"
+    (folder / "decks").mkdir(parents=True)
+    replace(builtin_profile(), name="the studio's deck").save(folder / "decks" / "deck.npz")
+    zones = DEFAULT_ZONES.read_text().replace('name = "seven-box"', 'name = "beside the config"')
+    (folder / "zones.toml").write_text(zones)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "decks").mkdir(parents=True)
+    # a profile and zones of the same names where the table is started
+    replace(builtin_profile(), name="another deck").save(elsewhere / "decks" / "deck.npz")
+    (elsewhere / "zones.toml").write_text(DEFAULT_ZONES.read_text())
+    monkeypatch.chdir(elsewhere)
+    camera = (
+        'enabled = true\nsource = "simulated"\nprofile = "decks/deck.npz"\nzones = "zones.toml"'
+    )
+    config = parse_table_text(table_file(table_id, folder / "j.db", camera), "t.toml")
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    table = RunningTable(config, folder, address)
+    table.start()
+    try:
+        assert table.watcher is not None
+        assert table.watcher.recognizer.profile.name == "the studio's deck"
+        assert table.layout is not None and table.layout.name == "beside the config"
+    finally:
+        table.stop()
 
 
 def test_a_fast_shoe_never_gets_a_card_out_after_the_last_one_due(
