@@ -3426,11 +3426,19 @@ class Recognizer:
             assert self.reader is not None
             if i not in ahead:
                 chunk = range(i, min(len(hyps), i + INDEX_BATCH, i + MAX_INDEX_TRIES - tries))
+                # a corner the squash's probe read already (the same guess: the probe's
+                # squash won and the ink was the same) is not cut nor read again (the
+                # reader reads each corner alike in any batch); on the webcam frame of 18
+                # cards, 16 corners a frame
+                for j in chunk:
+                    if (known := memo.get(("corner", hyps[j][0].tobytes()))) is not None:
+                        ahead[j] = known
+                todo = [j for j in chunk if j not in ahead]
                 patches = [
-                    index_patches(frame, hyps[j][0], p.aspect, p.index_box, (0,))[0] for j in chunk
+                    index_patches(frame, hyps[j][0], p.aspect, p.index_box, (0,))[0] for j in todo
                 ]
                 reads = self.reader.read(patches, ink=False)
-                ahead.update(zip(chunk, zip(patches, reads, strict=True), strict=True))
+                ahead.update(zip(todo, zip(patches, reads, strict=True), strict=True))
             return ahead.pop(i)
 
         def short(guess: _Guess) -> bool:
@@ -3522,6 +3530,7 @@ class Recognizer:
         ink = index_ink(frame, _typical_height(taken, measured), outside, memo=memo)
         patches: list[Image] = []
         owner: list[int] = []
+        quads: list[NDArray[np.float64]] = []
         for j, squash in enumerate(squashes):
             hyps = index_hypotheses(
                 frame, _typical_height(taken, squash), squash, outside, p.aspect, p.index_box, ink
@@ -3529,8 +3538,13 @@ class Recognizer:
             for quad, _ in hyps[:SQUASH_PROBE]:
                 patches.append(index_patches(frame, quad, p.aspect, p.index_box, (0,))[0])
                 owner.append(j)
+                quads.append(quad)
         score = np.zeros(len(squashes))
-        for j, read in zip(owner, self.reader.read(patches, ink=False), strict=True):
+        reads = self.reader.read(patches, ink=False)
+        if memo is not None:  # the search's first guesses are often these (first_read)
+            for quad, patch, read in zip(quads, patches, reads, strict=True):
+                memo["corner", quad.tobytes()] = patch, read
+        for j, read in zip(owner, reads, strict=True):
             if read.rank != NO_INDEX:
                 score[j] += min(_single_share(read), 1.0)
         best = int(np.argmax(score))
