@@ -403,6 +403,11 @@ class _GlyphVerdict(NamedTuple):
     whiteness: float | None = None
 
 
+#: the learned reader's first look at an outline (:meth:`Recognizer._first_looks`): its
+#: whiteness, and (where that shows paper) its first pair of index corners and their reads
+_FirstLook = tuple[float, list[Image] | None, list[CornerRead] | None]
+
+
 def _fit(read: IndexRead) -> float:
     """How closely the read's rank and suit glyphs match the profile's (the weaker)."""
     return min(read.rank.similarity, read.suit.similarity)
@@ -2854,10 +2859,13 @@ class Recognizer:
         glyphs: _GlyphVerdict,
         disputed: bool,
         colour: Callable[[], bool],
+        looked: _FirstLook | None = None,
     ) -> tuple[Status, Card | None, float, int]:
         """:meth:`_classify` once the profile's glyphs have read the outline (``glyphs``)
         and the learned reader has or has not ``disputed`` their card; ``colour``: whether
-        the frame shows colour (:func:`_colour_of`)."""
+        the frame shows colour (:func:`_colour_of`); ``looked``: the learned reader's first
+        look at the outline, where it was read with the frame's others
+        (:meth:`_first_looks`)."""
         read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing
         if self.reader is None or (glyphs.status is Status.CARD and not disputed):
             return read
@@ -2875,13 +2883,57 @@ class Recognizer:
         strict = loose or disputed
         factor = LEARNED_LOOSE if strict else 1.0
         learned = self._read_learned(
-            frame, quad, size, first, factor, colour, glyphs.shown, glyphs.whiteness
+            frame, quad, size, first, factor, colour, glyphs.shown, glyphs.whiteness, looked
         )
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
         if disputed:
             return Status.UNKNOWN, None, 0.0, CONTESTED
         return read
+
+    def _first_looks(
+        self,
+        frame: Image,
+        quads: Sequence[NDArray[np.float64]],
+        glyphs: Sequence[_GlyphVerdict],
+        disputed: Sequence[bool],
+    ) -> list[_FirstLook | None]:
+        """For each outline :meth:`_settle` will have the learned reader read
+        (:meth:`_read_learned`), its whiteness and, where that shows a face's paper, its
+        pair of index corners at the ends of a short side, cut in the index box, and their
+        reads; None for the others. The pairs of all the frame's outlines are read in one
+        call (the reader reads each corner alike in any batch): a call for each outline
+        took deck F's frame of 21 cards 5 % longer (170 -> 162 ms, 16 outlines read so)."""
+        out: list[_FirstLook | None] = [None] * len(quads)
+        if self.reader is None:
+            return out
+        p = self.profile
+        todo: list[tuple[int, float, list[Image]]] = []
+        for i, (quad, g, d) in enumerate(zip(quads, glyphs, disputed, strict=True)):
+            if g.status is Status.CARD and not d:
+                continue  # as _settle: settled by the glyphs
+            sides = _side_lengths(quad.tolist())
+            if min(sides) < MIN_CARD_SIDE or effective_size(quad, p.aspect) < LEARNED_MIN_SIDE:
+                continue  # as _settle and _read_learned: not read
+            white = g.whiteness if g.whiteness is not None else _whiteness(frame, quad)
+            if white < LEARNED_PAPER:
+                out[i] = (white, None, None)
+                continue
+            first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
+            cut = g.shown or {}
+            todo.append(
+                (
+                    i,
+                    white,
+                    list(cut[first])
+                    if first in cut
+                    else index_patches(frame, quad, p.aspect, p.index_box, (first, first + 2)),
+                )
+            )
+        reads = iter(self.reader.read([q for _, _, pair in todo for q in pair], ink=False))
+        for i, white, pair in todo:
+            out[i] = (white, pair, [next(reads) for _ in pair])
+        return out
 
     def _learned_dissents(self, checks: Sequence[tuple[list[Image], Card, float]]) -> list[bool]:
         """For each check (:meth:`_cross_check`: a pair of index corners, the card the
@@ -2993,12 +3045,15 @@ class Recognizer:
         colour: Callable[[], bool],
         shown: dict[int, list[Image]] | None = None,
         whiteness: float | None = None,
+        looked: _FirstLook | None = None,
     ) -> tuple[Card, float] | None:
         """The card and confidence the learned index reader gives an outline the profile's
         glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
         colour (:func:`_colour_of`). ``shown``, ``whiteness``: the outline's pairs of index
         corners (by their first corner) and its whiteness, where the profile's glyphs had
-        them cut and measured already (:class:`_GlyphVerdict`).
+        them cut and measured already (:class:`_GlyphVerdict`); ``looked``: the whiteness,
+        and the pair ``first``'s corners in the index box and their reads, where they were
+        read with the frame's other outlines' (:meth:`_first_looks`).
 
         The two opposite index corners at the ends of a short side (the pair ``first``, then
         the other) must both name the same rank and suit, each with ``factor`` times the
@@ -3014,6 +3069,8 @@ class Recognizer:
         colour_shown = colour()
         if not colour_shown:  # a grey frame: the suit's shape alone, with stricter leads
             factor *= LEARNED_GREY
+        if looked is not None:
+            whiteness = looked[0]
         if whiteness is None:
             whiteness = _whiteness(frame, quad)
         if whiteness < LEARNED_PAPER:
@@ -3024,13 +3081,17 @@ class Recognizer:
             cut = shown if shown is not None and not zoom else {}
             # the other pair is looked at only where the short side's corners show no index
             # (:func:`_learned_card` reads it then alone): half the corners, most of the time
-            patches = (
-                list(cut[first])
-                if first in cut
-                else index_patches(frame, quad, p.aspect, box, pair)
-            )
-            looked = self.reader.read(patches, ink=False)
-            if all(c.rank == NO_INDEX for c in looked):
+            first_look = looked[1:] if looked is not None and not zoom else (None, None)
+            if first_look[0] is not None and first_look[1] is not None:
+                patches, reads = list(first_look[0]), first_look[1]
+            else:
+                patches = (
+                    list(cut[first])
+                    if first in cut
+                    else index_patches(frame, quad, p.aspect, box, pair)
+                )
+                reads = self.reader.read(patches, ink=False)
+            if all(c.rank == NO_INDEX for c in reads):
                 patches += (
                     cut[other[0]]
                     if other[0] in cut
@@ -3040,7 +3101,7 @@ class Recognizer:
             else:
                 rest = [_NO_CORNER, _NO_CORNER]
             corners = [_NO_CORNER] * 4
-            for k, c in zip((*pair, *other), (*looked, *rest), strict=True):
+            for k, c in zip((*pair, *other), (*reads, *rest), strict=True):
                 corners[k] = c
             if colour_shown:
                 _measure_agreeing_ink(corners, dict(zip((*pair, *other), patches, strict=False)))
@@ -3246,10 +3307,13 @@ class Recognizer:
         asked = [c for c in checks if c is not None]
         verdicts = iter(self._learned_dissents(asked) if asked else [])
         disputed = [c is not None and next(verdicts) for c in checks]
-        for quad, outline, doubt, glyph, dispute in zip(
-            full, loose, doubtful, glyphs, disputed, strict=True
+        looks = self._first_looks(frame, full, glyphs, disputed)
+        for quad, outline, doubt, glyph, dispute, look in zip(
+            full, loose, doubtful, glyphs, disputed, looks, strict=True
         ):
-            status, card, conf, agreeing = self._settle(frame, quad, doubt, glyph, dispute, colour)
+            status, card, conf, agreeing = self._settle(
+                frame, quad, doubt, glyph, dispute, colour, look
+            )
             if agreeing == CONTESTED:  # the two readers named two cards: left unknown
                 contested.append(quad.astype(np.float32))
             elif outline is not None and not (status is Status.CARD and agreeing == 2):
