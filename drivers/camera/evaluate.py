@@ -110,8 +110,9 @@ def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
 
 def read_labels(paths: Iterable[Path]) -> dict[str, frozenset[Card]]:
     """The cards listed for each image, from one or more ``file,cards`` CSV files (other
-    columns are ignored). An image listed twice, or a card code that is not one, is refused
-    with the file, the row and what was expected."""
+    columns are ignored). An image listed twice, a card listed twice for one image (a round
+    deals one deck), or a card code that is not one, is refused with the file, the row and
+    what was expected."""
     labels: dict[str, frozenset[Card]] = {}
     where: dict[str, str] = {}
     for path in paths:
@@ -130,9 +131,16 @@ def read_labels(paths: Iterable[Path]) -> dict[str, frozenset[Card]]:
                     f"found {len(codes)}"
                 )
             try:
-                cards = frozenset(Card.parse(c) for c in codes)
+                parsed = [Card.parse(c) for c in codes]
             except InvalidCard as error:
                 raise CameraError(f"{path}, row {line}: {error}") from None
+            cards = frozenset(parsed)
+            if len(cards) < len(parsed):  # one deck is dealt a round: a card shows once
+                twice = next(c for c in parsed if parsed.count(c) > 1)
+                raise CameraError(
+                    f"{path}, row {line}: expected each card once for {name}, found {twice} "
+                    f"listed {parsed.count(twice)} times"
+                )
             labels[name] = cards
             where[name] = f"{path}, row {line}"
     return labels

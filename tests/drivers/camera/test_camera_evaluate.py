@@ -87,6 +87,12 @@ def test_label_and_meta_files_are_checked(tmp_path: Path) -> None:
     bad.write_text("file,cards\nc.jpg,AS XX\n", encoding="utf-8")
     with pytest.raises(CameraError, match=r"row 2: bad card code 'XX'"):
         read_labels([bad])
+    twice = tmp_path / "twice.csv"  # one deck a round: the same card twice is a slip
+    twice.write_text("file,cards\nd.jpg,8D 2C 8d\n", encoding="utf-8")
+    with pytest.raises(
+        CameraError, match=r"row 2: expected each card once for d\.jpg, found 8D listed 2"
+    ):
+        read_labels([twice])
     (tmp_path / "h.csv").write_text("file,card\n", encoding="utf-8")
     with pytest.raises(CameraError, match=r"columns file, cards .*found file, card$"):
         read_labels([tmp_path / "h.csv"])
