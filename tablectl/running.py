@@ -59,7 +59,7 @@ class RunningTable:
         self.layout = self._zones() if config.camera.enabled else None
         self.profile = self._profile() if config.camera.enabled else None
         journal_key = t.journal_key(base)
-        self.journal_path = Path(t.journal) if Path(t.journal).is_absolute() else base / t.journal
+        self.journal_path = Path(self._from_config(t.journal))
         self.journal_path.parent.mkdir(parents=True, exist_ok=True)
         self.topics = Topics(t.id)
         # the projector remembers what its views need (the last round, the settlements) from
@@ -207,8 +207,8 @@ class RunningTable:
     # ------------------------------------------------------------------ the camera
 
     def _from_config(self, name: str) -> str:
-        """A file the table's configuration names: a relative path is from the config's
-        folder (as the journal's is), not from wherever the table was started."""
+        """A file the table's configuration names (its journal, zones, profile): a relative
+        path is from the config's folder, not from wherever the table was started."""
         return name if Path(name).is_absolute() else str(self.base / name)
 
     def _zones(self) -> ZoneLayout:

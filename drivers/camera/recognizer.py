@@ -2830,7 +2830,8 @@ class Recognizer:
         glyphs = self._classify_glyphs(frame, quad, loose)
         check = self._cross_check(quad, glyphs)
         disputed = check is not None and self._learned_dissents([check])[0]
-        return self._settle(frame, quad, loose, glyphs, disputed, _colour_of(frame))
+        look = self._first_looks(frame, [quad], [glyphs], [disputed])[0]
+        return self._settle(frame, quad, loose, glyphs, disputed, _colour_of(frame), look)
 
     def _cross_check(
         self, quad: NDArray[np.float64], glyphs: _GlyphVerdict
@@ -2859,20 +2860,18 @@ class Recognizer:
         glyphs: _GlyphVerdict,
         disputed: bool,
         colour: Callable[[], bool],
-        looked: _FirstLook | None = None,
+        looked: _FirstLook | None,
     ) -> tuple[Status, Card | None, float, int]:
         """:meth:`_classify` once the profile's glyphs have read the outline (``glyphs``)
         and the learned reader has or has not ``disputed`` their card; ``colour``: whether
         the frame shows colour (:func:`_colour_of`); ``looked``: the learned reader's first
-        look at the outline, where it was read with the frame's others
-        (:meth:`_first_looks`)."""
+        look at the outline (:meth:`_first_looks`; None where it does not read it)."""
         read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing
         if self.reader is None or (glyphs.status is Status.CARD and not disputed):
             return read
         sides = _side_lengths(quad.tolist())
         if min(sides) < MIN_CARD_SIDE:
             return read
-        size = effective_size(quad, self.profile.aspect)
         first = 0 if sides[1] + sides[3] <= sides[0] + sides[2] else 1
         # a read of the rendered glyphs the learned reader disputes is not believed; the
         # learned reader's own two corners may still settle the card, by its own rules.
@@ -2882,8 +2881,10 @@ class Recognizer:
         # then read as the eight of clubs at the leads)
         strict = loose or disputed
         factor = LEARNED_LOOSE if strict else 1.0
-        learned = self._read_learned(
-            frame, quad, size, first, factor, colour, glyphs.shown, glyphs.whiteness, looked
+        learned = (
+            None
+            if looked is None  # a card too small for it
+            else self._read_learned(frame, quad, first, factor, colour, glyphs.shown, looked)
         )
         if learned is not None:
             return Status.CARD, learned[0], learned[1], 2
@@ -2901,9 +2902,11 @@ class Recognizer:
         """For each outline :meth:`_settle` will have the learned reader read
         (:meth:`_read_learned`), its whiteness and, where that shows a face's paper, its
         pair of index corners at the ends of a short side, cut in the index box, and their
-        reads; None for the others. The pairs of all the frame's outlines are read in one
-        call (the reader reads each corner alike in any batch): a call for each outline
-        took deck F's frame of 21 cards 5 % longer (170 -> 162 ms, 16 outlines read so)."""
+        reads; None for the others (read by the glyphs and not disputed, or under
+        :data:`LEARNED_MIN_SIDE` pixels: too small for the learned reader). The pairs of
+        all the frame's outlines are read in one call (the reader reads each corner alike
+        in any batch): a call for each outline took deck F's frame of 21 cards 5 % longer
+        (170 -> 162 ms, 16 outlines read so)."""
         out: list[_FirstLook | None] = [None] * len(quads)
         if self.reader is None:
             return out
@@ -2914,7 +2917,7 @@ class Recognizer:
                 continue  # as _settle: settled by the glyphs
             sides = _side_lengths(quad.tolist())
             if min(sides) < MIN_CARD_SIDE or effective_size(quad, p.aspect) < LEARNED_MIN_SIDE:
-                continue  # as _settle and _read_learned: not read
+                continue  # not read
             white = g.whiteness if g.whiteness is not None else _whiteness(frame, quad)
             if white < LEARNED_PAPER:
                 out[i] = (white, None, None)
@@ -3039,21 +3042,18 @@ class Recognizer:
         self,
         frame: Image,
         quad: NDArray[np.float64],
-        size: float,
         first: int,
         factor: float,
         colour: Callable[[], bool],
-        shown: dict[int, list[Image]] | None = None,
-        whiteness: float | None = None,
-        looked: _FirstLook | None = None,
+        shown: dict[int, list[Image]] | None,
+        looked: _FirstLook,
     ) -> tuple[Card, float] | None:
         """The card and confidence the learned index reader gives an outline the profile's
         glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
-        colour (:func:`_colour_of`). ``shown``, ``whiteness``: the outline's pairs of index
-        corners (by their first corner) and its whiteness, where the profile's glyphs had
-        them cut and measured already (:class:`_GlyphVerdict`); ``looked``: the whiteness,
-        and the pair ``first``'s corners in the index box and their reads, where they were
-        read with the frame's other outlines' (:meth:`_first_looks`).
+        colour (:func:`_colour_of`). ``shown``: the outline's pairs of index corners (by
+        their first corner), where the profile's glyphs had them cut already
+        (:class:`_GlyphVerdict`); ``looked``: its whiteness, and the pair ``first``'s
+        corners in the index box and their reads (:meth:`_first_looks`).
 
         The two opposite index corners at the ends of a short side (the pair ``first``, then
         the other) must both name the same rank and suit, each with ``factor`` times the
@@ -3062,34 +3062,25 @@ class Recognizer:
         suit's colour where the frame has colour; and the other pair must not agree on
         another card. Where the profile's index box does not settle the card, a box shrunk
         to :data:`LEARNED_ZOOM` is read the same way (unless no corner showed an index).
-        Cards under :data:`LEARNED_MIN_SIDE` pixels are not read.
         """
-        if self.reader is None or size < LEARNED_MIN_SIDE:
-            return None
+        assert self.reader is not None
         colour_shown = colour()
         if not colour_shown:  # a grey frame: the suit's shape alone, with stricter leads
             factor *= LEARNED_GREY
-        if looked is not None:
-            whiteness = looked[0]
-        if whiteness is None:
-            whiteness = _whiteness(frame, quad)
+        whiteness, looked_patches, looked_reads = looked
         if whiteness < LEARNED_PAPER:
             return None  # a back's pattern, not a face's paper
+        assert looked_patches is not None and looked_reads is not None
         p = self.profile
         pair, other = (first, first + 2), (1 - first, 3 - first)
         for zoom, box in enumerate((p.index_box, _zoomed(p.index_box))):
             cut = shown if shown is not None and not zoom else {}
             # the other pair is looked at only where the short side's corners show no index
             # (:func:`_learned_card` reads it then alone): half the corners, most of the time
-            first_look = looked[1:] if looked is not None and not zoom else (None, None)
-            if first_look[0] is not None and first_look[1] is not None:
-                patches, reads = list(first_look[0]), first_look[1]
+            if not zoom:
+                patches, reads = list(looked_patches), looked_reads
             else:
-                patches = (
-                    list(cut[first])
-                    if first in cut
-                    else index_patches(frame, quad, p.aspect, box, pair)
-                )
+                patches = index_patches(frame, quad, p.aspect, box, pair)
                 reads = self.reader.read(patches, ink=False)
             if all(c.rank == NO_INDEX for c in reads):
                 patches += (
