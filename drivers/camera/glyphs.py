@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -94,7 +95,9 @@ def read_pips(
             return None
         t2, _ = cv2.threshold(below.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         ink = cv2.threshold(gray, t2, 255, cv2.THRESH_BINARY_INV)[1]
-    _, labels, raw, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, raw, _ = cv2.connectedComponentsWithStats(
+        ink, connectivity=8, ltype=_ltype(ink.shape)
+    )
     stats = np.asarray(raw, np.int32)[1:]
     ph, pw = ink.shape
     xs, ys, ws, hs, areas = (stats[:, i] for i in range(5))
@@ -119,28 +122,45 @@ def read_pips(
     # the pips' ink measured over all of them at once (a pip at a time took twice as long)
     chosen = np.zeros(len(raw), np.uint8)
     chosen[found + 1] = 255
-    ink_of = chosen[labels]
+    ink_of = chosen.take(np.asarray(labels))  # a third of indexing's time
     weight = cv2.countNonZero(ink_of)
-    colour = np.array(cv2.mean(patch, ink_of)[:3]) * weight
-    for i in found if shapes else ():
-        x, y, w, h = (int(v) for v in stats[i, :4])
+    ink_b, ink_g, ink_r, _ = cv2.mean(patch, ink_of)
+    # against the paper: each grey level's ink intensity worked out once for all the pips
+    # and looked up (the same float32 operations as on each pip's pixels)
+    lut = None if darkest or not shapes else np.clip((paper - _GREY_LEVELS) / level, 0.0, 1.0)
+    # each pip's box among Python's ints (NumPy's scalars took 10 microseconds a pip)
+    boxes = stats.tolist()
+    picked = found.tolist()
+    for i in picked if shapes else ():
+        x, y, w, h = boxes[i][:4]
         off = y + h / 2 - middle
-        roi = gray[y : y + h, x : x + w].astype(np.float32)
-        if darkest:  # against the figure's colours round the symbol, not the paper
+        if lut is None:  # against the figure's colours round the symbol, not the paper
+            roi = gray[y : y + h, x : x + w].astype(np.float32)
             ground = float(np.median(roi[labels[y : y + h, x : x + w] != i + 1]))
             glyph = np.clip((ground - roi) / max(ground - dark, 1.0), 0.0, 1.0)
         else:
-            glyph = np.clip((paper - roi) / level, 0.0, 1.0)
+            glyph = lut.take(gray[y : y + h, x : x + w])
         if abs(off) > 0.05 * card_height:
             if off > 0:  # below the middle: printed upside down
                 glyph = glyph[::-1, ::-1]
             vectors.append(glyph_vector(np.ascontiguousarray(glyph), SUIT_SIZE))
         else:
             centre_row.append(glyph_vector(glyph, SUIT_SIZE))
-    rel = colour / max(weight, 1) / (np.array(cv2.mean(patch, paper_mask)[:3]) + 1.0)
-    redness = float(rel[2] - max(rel[0], rel[1]))
-    across = [float((xs[i] + ws[i] / 2) / pw) for i in found]
-    return Pips(int(found.size), vectors, float(np.median(hs[found])), redness, centre_row, across)
+    # the ink's redness, its width and the pips' median height on Python's floats and ints:
+    # the same operations as NumPy's on float64 (the sums and halves of small ints exact)
+    pb, pg, pr, _ = cv2.mean(patch, paper_mask)
+    share = max(weight, 1)
+    rel = (
+        ink_b * weight / share / (pb + 1.0),
+        ink_g * weight / share / (pg + 1.0),
+        ink_r * weight / share / (pr + 1.0),
+    )
+    redness = rel[2] - max(rel[0], rel[1])
+    across = [(boxes[i][0] + boxes[i][2] / 2) / pw for i in picked]
+    heights = sorted(boxes[i][3] for i in picked)
+    half = len(heights) // 2
+    height = heights[half] if len(heights) % 2 else (heights[half - 1] + heights[half]) / 2
+    return Pips(len(picked), vectors, float(height), redness, centre_row, across)
 
 
 Image = NDArray[np.uint8]
@@ -168,19 +188,27 @@ def glyph_vector(ink: NDArray[np.float32], size: tuple[int, int]) -> Vector:
     """Fit an ink-intensity crop into ``size`` keeping its aspect; zero mean, unit length."""
     tw, th = size
     h, w = ink.shape
-    s = min(tw / w, th / h)
-    nw, nh = max(1, min(tw, round(w * s))), max(1, min(th, round(h * s)))
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    x0, y0 = (tw - nw) // 2, (th - nh) // 2
+    nw, nh, interp, x0, y0, root = _fitted(w, h, tw, th)
     canvas = np.zeros((th, tw), np.float32)
     # resized straight into the canvas: a copy less, 2.5 microseconds a glyph
     cv2.resize(ink, (nw, nh), dst=canvas[y0 : y0 + nh, x0 : x0 + nw], interpolation=interp)
     mean, std = cv2.meanStdDev(canvas)
-    scale = float(std[0, 0]) * (tw * th) ** 0.5
+    scale = float(std[0, 0]) * root
     canvas -= float(mean[0, 0])
     canvas *= 1.0 / max(scale, 1e-6)
     out: Vector = canvas.reshape(-1)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _fitted(w: int, h: int, tw: int, th: int) -> tuple[int, int, int, int, int, float]:
+    """Where a glyph of ``w`` by ``h`` pixels goes in a ``tw`` by ``th`` template (its size,
+    the interpolation, its corner) and the root of the template's pixel count: the same few
+    sizes come again and again (worked out once, 2.5 microseconds a glyph less)."""
+    s = min(tw / w, th / h)
+    nw, nh = max(1, min(tw, round(w * s))), max(1, min(th, round(h * s)))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return nw, nh, interp, (tw - nw) // 2, (th - nh) // 2, (tw * th) ** 0.5
 
 
 def split_index(
@@ -213,7 +241,9 @@ def split_index(
     paper = cv2.mean(gray, paper_mask)[0]
     if paper - dark < 40:
         return None
-    _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, labels, raw_stats, _ = cv2.connectedComponentsWithStats(
+        ink, connectivity=8, ltype=_ltype(ink.shape)
+    )
     ph, pw = ink.shape
     min_area = max(4, int(0.0004 * card_height * card_height))
     sliver = max(2, round(0.02 * card_height))
@@ -302,6 +332,13 @@ def split_index(
     rel = (blue / weight / (pb + 1.0), green / weight / (pg + 1.0), red / weight / (pr + 1.0))
     redness = rel[2] - max(rel[0], rel[1])
     return IndexGlyphs(vectors[0], vectors[1], redness, rank_box, suit_box)
+
+
+def _ltype(shape: tuple[int, ...]) -> int:
+    """The label type for the components of a mask of ``shape``: 16-bit where it has too few
+    pixels for more labels than that holds (the same labels, a quarter of the labelling's
+    time less)."""
+    return cv2.CV_16U if shape[0] * shape[1] < 65536 else cv2.CV_32S
 
 
 def _tighten(
