@@ -3496,12 +3496,26 @@ class Recognizer:
         tries = 0
         ahead: dict[int, tuple[Image, CornerRead]] = {}  # corners read before their turn
 
+        def passed(centre: Point) -> bool:
+            """Whether a guess's rank glyph centred at ``centre`` lies at another index
+            corner of a card read here (not read again; another card's index lying on it,
+            as a fan's cards lie on one another, is). Once passed, always: the cards read
+            only grow."""
+            return any(
+                cv2.pointPolygonTest(q, centre, False) >= 0
+                and math.hypot(centre[0] - r[3][0], centre[1] - r[3][1]) >= near
+                and _at_other_index(q, centre, INDEX_OTHER_REACH * near)
+                for q, r in zip(read_quads, reads, strict=True)
+            )
+
         def first_read(i: int) -> tuple[Image, CornerRead]:
             """Hypothesis ``i``'s corner and its read: the reader reads the next
-            :data:`INDEX_BATCH` hypotheses' corners together, as far as the tries left."""
+            :data:`INDEX_BATCH` hypotheses' corners together, as far as the tries left,
+            but those passed already (:func:`passed`: never read)."""
             assert self.reader is not None
             if i not in ahead:
-                chunk = range(i, min(len(hyps), i + INDEX_BATCH, i + MAX_INDEX_TRIES - tries))
+                end = min(len(hyps), i + INDEX_BATCH, i + MAX_INDEX_TRIES - tries)
+                chunk = [i, *(j for j in range(i + 1, end) if not passed(hyps[j][1]))]
                 # a corner the squash's probe read already (the same guess: the probe's
                 # squash won and the ink was the same) is not cut nor read again (the
                 # reader reads each corner alike in any batch); on the webcam frame of 18
@@ -3547,14 +3561,7 @@ class Recognizer:
                 if i == len(hyps):
                     break
             quad, centre = hyps[i]
-            # the other index corners of a card read here are not read again; another
-            # card's index lying on it (a fan's cards lie on one another) is
-            if any(
-                cv2.pointPolygonTest(q, centre, False) >= 0
-                and math.hypot(centre[0] - r[3][0], centre[1] - r[3][1]) >= near
-                and _at_other_index(q, centre, INDEX_OTHER_REACH * near)
-                for q, r in zip(read_quads, reads, strict=True)
-            ):
+            if passed(centre):
                 continue
             patch, read = first_read(i)
             guess = self._settle_corner(
