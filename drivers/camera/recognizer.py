@@ -636,6 +636,13 @@ COLOURED_SHARE = 0.5
 
 def paper_and_value(frame: Image) -> tuple[Image, Image]:
     """:func:`card_mask` and the frame's brightness (the HSV value) it was made from."""
+    mask, value, _ = _paper_value_sat(frame)
+    return mask, value
+
+
+def _paper_value_sat(frame: Image) -> tuple[Image, Image, Image]:
+    """:func:`paper_and_value`, and its unsaturated pixels (HSV saturation at most 70, as a
+    0/255 mask), which :func:`edge_shapes` asks for too."""
     h, w = frame.shape[:2]
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     # contiguous planes: OpenCV copied each strided one it was given (0.3 ms a frame)
@@ -665,15 +672,18 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
     # paper is brighter than the table round it, or on a coloured table; where that table
     # lies under the whole frame (felt) every pixel passes and the test is not made (on the
     # rendered frame, this function in 1.7 ms where it took 2.6)
-    if cv2.countNonZero(coloured) < coloured.size:
+    coloured_count = cv2.countNonZero(coloured)
+    if coloured_count < coloured.size:
         table_v = np.minimum(cv2.medianBlur(small_v, min(k, 31)), np.median(small_v))
         brighter_than = cv2.resize(
             np.clip(table_v.astype(np.float32) * 1.25 + 20, 0, 255).astype(np.uint8),
             (w, h),
             interpolation=cv2.INTER_LINEAR,
         )
-        coloured_table = cv2.resize(coloured, (w, h), interpolation=cv2.INTER_NEAREST)
-        bright = cv2.bitwise_or(cv2.compare(v, brighter_than, cv2.CMP_GT), coloured_table)
+        bright = cv2.compare(v, brighter_than, cv2.CMP_GT)
+        if coloured_count:  # (no coloured table at all adds nothing: 0.1 ms a frame)
+            coloured_table = cv2.resize(coloured, (w, h), interpolation=cv2.INTER_NEAREST)
+            bright = cv2.bitwise_or(bright, coloured_table)
         # on a tinted table (light wood, a beige cloth: too pale for ``coloured_table``)
         # paper is told by its lack of colour even where it is no brighter than the table (a
         # shaded card): near smooth areas TINTED_TABLE to 80 saturated (within a third of
@@ -690,7 +700,7 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
             bright = cv2.bitwise_or(bright, cv2.compare(s, limit, cv2.CMP_LT))
         mask = cv2.bitwise_and(mask, bright)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return np.asarray(mask, np.uint8), np.asarray(v, np.uint8)
+    return np.asarray(mask, np.uint8), np.asarray(v, np.uint8), np.asarray(low_sat, np.uint8)
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
@@ -786,6 +796,7 @@ def edge_shapes(
     min_area: float,
     min_side: float = 10.0,
     known: Sequence[NDArray[np.float64] | NDArray[np.int32]] = (),
+    planes: tuple[Image, Image] | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
     """:func:`edge_quads`, and the outlines of the stretches of paper that the edges
     enclose but that are no whole card: the visible parts of cards lying partly under
@@ -798,16 +809,19 @@ def edge_shapes(
     pieces), then, outside the cards found, by those edges and the straight segments of
     :func:`_segments`, which close the faint edge of a white card lying on another (white
     on white). The stretches of paper are those of the second look that hold no card found
-    whole."""
+    whole. ``planes``, where given, are the frame's unsaturated pixels and its HSV value
+    as :func:`_paper_value_sat` found them (not converted again: 2 ms a light table's
+    frame)."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
     edges = np.asarray(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH), np.uint8)
-    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    if planes is None:
+        hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+        low_sat = cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1]
+        value = hsv[:, :, 2]
+    else:
+        low_sat, value = planes
     paper = np.asarray(
-        cv2.bitwise_and(
-            cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
-            cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1],
-        ),
-        np.uint8,
+        cv2.bitwise_and(low_sat, cv2.threshold(value, 90, 255, cv2.THRESH_BINARY)[1]), np.uint8
     )
     found, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     blobs = [np.asarray(c, np.int32) for c in found]
@@ -851,7 +865,7 @@ def shows_print(grey: Image, rim: NDArray[np.int32]) -> bool:
 
 #: a quadrilateral looked at by :func:`_edge_look`: its corners, the outline points its
 #: sides are fitted to, and whether it came from a stretch of paper (not from edges)
-_Candidate = tuple[NDArray[np.float64], NDArray[np.float64], bool]
+_Candidate = tuple[NDArray[np.float64], NDArray[np.float64] | NDArray[np.int32], bool]
 
 
 def _edge_look(
@@ -876,7 +890,8 @@ def _edge_look(
         edges[done > 0] = 0
     thick = cv2.dilate(edges, _SQUARE)
     # hull, outline, and whether it is a stretch of paper's (not the edges')
-    hulls: list[tuple[NDArray[np.float64], NDArray[np.float64], bool]] = []
+    # (the outline's own whole pixels: :func:`_refine` converts the few it uses)
+    hulls: list[_Candidate] = []
     regions: list[NDArray[np.int32]] = []  # the enclosed stretches of paper
 
     def fresh(hull: NDArray[np.float64]) -> bool:  # not centred on a card already found
@@ -899,7 +914,7 @@ def _edge_look(
             rim = np.asarray(max(found, key=cv2.contourArea) + np.array([x, y], np.int32))
             shell = np.asarray(cv2.convexHull(rim), np.float64).reshape(-1, 2)
             if not border:  # a card cut by the frame's edge is read corner by corner
-                hulls.append((shell, rim.reshape(-1, 2).astype(np.float64), False))
+                hulls.append((shell, np.asarray(rim, np.int32).reshape(-1, 2), False))
             lit = cv2.countNonZero(cv2.bitwise_and(region, paper[y : y + bh, x : x + bw]))
             if lit >= EDGE_PAPER * int(area[i]) and fresh(shell):
                 regions.append(np.asarray(rim, np.int32).reshape(-1, 1, 2))
@@ -908,12 +923,18 @@ def _edge_look(
     # light as it, whose white border the figure's edges cut into pieces, and whose
     # outline the table's grain joins to the next card's
     for k, curve in enumerate([*curves, *blobs]):
+        # an outline of n pixels (each a step of at most √2 from the last) runs at most n√2
+        # round, and its hull, no longer, holds at most (n√2)² / 4π < n² / 6 (the
+        # isoperimetric inequality): a short one is too small without its hull (most of a
+        # light table's curves, 0.5 ms a frame)
+        if len(curve) * len(curve) < 6 * min_area:
+            continue
         wrap = cv2.convexHull(curve)
         if min_area <= cv2.contourArea(wrap) <= 0.95 * w * h:
             hulls.append(
                 (
                     np.asarray(wrap, np.float64).reshape(-1, 2),
-                    np.asarray(curve, np.float64).reshape(-1, 2),
+                    np.asarray(curve, np.int32).reshape(-1, 2),
                     k >= len(curves),
                 )
             )
@@ -930,12 +951,23 @@ def _edge_look(
     ]
     second: list[_Candidate] = []
     out: list[NDArray[np.float64]] = []
+    # each card found's centre and shortest side, as each later candidate asks of them (on
+    # the whole layout's frame 470 pairs a look, each worked out afresh took 6 ms a frame)
+    sizes: list[tuple[NDArray[np.float64], np.float64]] = []
     third: list[_Candidate] = []
+    # the first look's quadrilaterals that refitting left as they were (the same array): the
+    # second look refuses them again without asking (on the webcam's frames, half of them)
+    refused: set[int] = set()
     for quads in (first, second, third):
         for quad, points, paper_only in quads:
-            if not _edge_card(quad, near, paper, min_area, min_side, framed=paper_only):
+            if id(quad) in refused or not _edge_card(
+                quad, near, paper, min_area, min_side, framed=paper_only
+            ):
                 if quads is first:
-                    second.append((_refine(quad, points), points, paper_only))
+                    refined = _refine(quad, points)
+                    if refined is quad:
+                        refused.add(id(quad))
+                    second.append((refined, points, paper_only))
                 elif (
                     quads is second
                     and _card_like(quad, near.shape, min_area, min_side)
@@ -944,11 +976,10 @@ def _edge_look(
                     third.append((snapped, points, paper_only))
                 continue
             centre, size = quad.mean(axis=0), _sides(quad).min()
-            if any(
-                np.hypot(*(q.mean(axis=0) - centre)) < 0.2 * min(size, _sides(q).min()) for q in out
-            ):
+            if any(np.hypot(*(m - centre)) < 0.2 * min(size, s) for m, s in sizes):
                 continue  # the same card twice (its region and its outline)
             out.append(quad)
+            sizes.append((centre, size))
     return out, regions
 
 
@@ -982,10 +1013,11 @@ def _snap(quad: NDArray[np.float64], edges: Image) -> NDArray[np.float64] | None
         offs = offs[np.argsort(np.abs(offs), kind="stable")]
         base = a + _SNAP_T[:, None] * d
         pts = base[:, None, :] + offs[None, :, None] * n  # (T, O, 2)
-        xs, ys = _pixels(pts[..., 0], w), _pixels(pts[..., 1], h)
-        hit = edges[ys, xs] > 0
+        # x and y rounded and clipped together, as :func:`_pixels` does each
+        xy = np.minimum(np.maximum(np.round(pts).astype(np.intp), 0), (w - 1, h - 1))
+        hit = edges[xy[..., 1], xy[..., 0]] > 0
         ok = hit.any(axis=1)
-        if ok.sum() < SNAP_POINTS * len(_SNAP_T):
+        if np.count_nonzero(ok) < SNAP_POINTS * len(_SNAP_T):
             return None
         found = pts[np.flatnonzero(ok), hit[ok].argmax(axis=1)]
         vx, vy, x0, y0 = cv2.fitLine(
@@ -1054,10 +1086,14 @@ def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
     """The least share of a side of the quadrilateral that runs along an edge (``near``:
     the edges thickened)."""
     h, w = near.shape[:2]
-    step = np.roll(quad, -1, axis=0) - quad
+    step = quad.take(_NEXT, axis=0) - quad  # the same figures as ``np.roll``, in a third
     pts = quad[:, None, :] + _ALONG[None, :, None] * step[:, None, :]  # (4, 24, 2)
-    xs, ys = _pixels(pts[..., 0], w), _pixels(pts[..., 1], h)
-    return float((near[ys, xs] > 0).mean(axis=1).min())
+    # x and y rounded and clipped together, as :func:`_pixels` does each; the least count
+    # of hits over the places looked at (the same as the least share of them: the shares
+    # are those counts divided alike), 11 microseconds a quadrilateral where it took 22
+    xy = np.minimum(np.maximum(np.round(pts).astype(np.intp), 0), (w - 1, h - 1))
+    hits = np.count_nonzero(near[xy[..., 1], xy[..., 0]], axis=1)
+    return int(hits.min()) / len(_ALONG)
 
 
 def _card_like(
@@ -1070,8 +1106,13 @@ def _card_like(
     # hundred candidates, most of them refused here, and NumPy's calls on four points
     # took three times as long (13 microseconds a candidate refused, 31 one kept)
     points = quad.tolist()
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    if min(xs) < 1 or min(ys) < 1 or max(xs) > w - 2 or max(ys) > h - 2:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
+    if (
+        min(x0, x1, x2, x3) < 1
+        or min(y0, y1, y2, y3) < 1
+        or max(x0, x1, x2, x3) > w - 2
+        or max(y0, y1, y2, y3) > h - 2
+    ):
         return False
     s0, s1, s2, s3 = _side_lengths(points)
     a, b = (s0 + s2) / 2, (s1 + s3) / 2
@@ -1208,26 +1249,33 @@ def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
     Ink at the card's edge (an index printed close to it) or a worn corner cuts corners off
     the paper's outline; extending the four longest edges restores them.
     """
-    peri = cv2.arcLength(hull.astype(np.float32), True)
-    approx = cv2.approxPolyDP(hull.astype(np.float32), 0.015 * peri, True).reshape(-1, 2)
+    outline = hull.astype(np.float32)
+    peri = cv2.arcLength(outline, True)
+    approx = cv2.approxPolyDP(outline, 0.015 * peri, True).reshape(-1, 2)
     pts = approx.astype(np.float64)
     n = len(pts)
     if n < 4:
         return None
     if n == 4:
         return pts
-    edges = np.roll(pts, -1, axis=0) - pts
+    edges = np.concatenate((pts[1:], pts[:1])) - pts  # as ``np.roll``, in half its time
     lengths = np.hypot(edges[:, 0], edges[:, 1])
     keep = sorted(np.argsort(lengths)[-4:].tolist())
-    if lengths[keep].min() < 0.08 * peri:
+    size = lengths.tolist()
+    if min(size[k] for k in keep) < 0.08 * peri:
         return None
+    # the lines' meeting points as :func:`_intersect` finds them, on Python's floats taken
+    # from the arrays once (not four points' worth of arrays converted a corner)
+    at, step = pts.tolist(), edges.tolist()
     out = []
     for j in range(4):
-        a, b = keep[j], keep[(j + 1) % 4]
-        corner = _intersect(pts[a], edges[a], pts[b], edges[b])
-        if corner is None:
+        (px, py), (rx, ry) = at[keep[j]], step[keep[j]]
+        (qx, qy), (sx, sy) = at[keep[(j + 1) % 4]], step[keep[(j + 1) % 4]]
+        den = rx * sy - ry * sx
+        if abs(den) < 1e-9:
             return None
-        out.append(corner)
+        k = ((qx - px) * sy - (qy - py) * sx) / den
+        out.append((px + k * rx, py + k * ry))
     return np.array(out)
 
 
@@ -1254,10 +1302,17 @@ def find_shapes(
     work = [(np.asarray(c, np.int32), value is not None) for c in contours]
     while work:
         contour, may_split = work.pop()
+        # an outline of n pixels holds less than n² / 6 (as in :func:`_edge_look`): most of
+        # a frame's few hundred specks are too small without measuring them
+        if len(contour) * len(contour) < 6 * min_area:
+            continue
         area = cv2.contourArea(contour)
         if area < min_area or area > 0.95 * w * h:
             continue
-        shape = _card_quad(mask, contour, area)
+        # the outline's hull and quadrilateral, fitted once for both tests of it (one blob in
+        # two that is no card's shape took the same fit twice)
+        fitted = _hull_fit(contour)
+        shape = _card_quad(mask, contour, area, fitted)
         clean = shape is not None and shape[1] >= 0.93
         if not clean and may_split and value is not None:
             parts = _split_bright(mask, value, contour)
@@ -1272,7 +1327,7 @@ def find_shapes(
                 pts = contour.reshape(-1, 2)
                 if np.count_nonzero(near[pts[:, 1], pts[:, 0]]) < 0.6 * len(pts):
                     continue  # an outline along no sharp edge: a glare, not paper
-                closed = _closed_card(contour)
+                closed = _closed_card(contour, fitted)
                 if closed is not None:  # a card whose pips bite into its outline
                     quads.append(closed)
                     loose.append(np.asarray(contour, np.int32))
@@ -1316,7 +1371,10 @@ CLOSED_FILL = 0.9
 CLOSED_ASPECT = (0.55, 0.85)
 
 
-def _closed_card(contour: NDArray[np.int32]) -> NDArray[np.float64] | None:
+_Fitted = tuple[NDArray[np.float64], NDArray[np.float64], float] | None
+
+
+def _closed_card(contour: NDArray[np.int32], fitted: _Fitted) -> NDArray[np.float64] | None:
     """The card a paper blob ``contour`` is once its outline is closed (a morphological
     closing, :data:`CLOSED_SHARE`): pips printed close to a card's edge, and the ink
     between them, bite into the paper (deck F's laid-out ten of hearts, its lower hearts
@@ -1327,8 +1385,8 @@ def _closed_card(contour: NDArray[np.int32]) -> NDArray[np.float64] | None:
     A closing lies within the blob's convex hull and holds the blob, so its hull, and the
     quadrilateral fitted to it, are the blob's own: a blob whose hull is no card's shape, or
     fills too little of it, is refused before it is closed (on deck F's real frame of the
-    benchmark, 11 blobs a frame took 3 ms to close)."""
-    fitted = _hull_fit(contour)
+    benchmark, 11 blobs a frame took 3 ms to close). ``fitted`` is :func:`_hull_fit`'s of
+    the outline."""
     if fitted is None:
         return None
     hull, quad, quad_area = fitted
@@ -1353,11 +1411,11 @@ def _closed_card(contour: NDArray[np.int32]) -> NDArray[np.float64] | None:
 
 
 def _card_quad(
-    mask: Image, contour: NDArray[np.int32], area: float
+    mask: Image, contour: NDArray[np.int32], area: float, fitted: _Fitted
 ) -> tuple[NDArray[np.float64], float] | None:
     """A card-shaped quadrilateral for one outline, and how well the outline fills it
-    (intersection over union; 1 for a card with a white frame round a printed middle)."""
-    fitted = _hull_fit(contour)
+    (intersection over union; 1 for a card with a white frame round a printed middle);
+    ``fitted`` is :func:`_hull_fit`'s of the outline."""
     if fitted is None:
         return None
     _, quad, quad_area = fitted
@@ -1410,7 +1468,7 @@ def _paper_frame(mask: Image, quad: NDArray[np.float64]) -> bool:
     white border and a printed middle (a court card's frame, a back), its border broken by
     an index printed close to the edge."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
-    sides = np.hypot(*(quad - np.roll(quad, 1, 0)).T)
+    sides = np.hypot(*(quad - quad.take(_PREVIOUS, axis=0)).T)  # as ``np.roll``'s, faster
     band = max(2, round(0.06 * float(sides.min())))
     box = np.zeros((h + 2, w + 2), np.uint8)
     cv2.fillConvexPoly(box, np.round(quad - [x - 1, y - 1]).astype(np.int32), 255)
@@ -2394,6 +2452,7 @@ def _add_edge_quads(
     loose: list[NDArray[np.int32] | None],
     min_area: float,
     factor: int,
+    planes: tuple[Image, Image] | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
     """The paper test's quads, and on a light table (its typical brightness at least
     :data:`LIGHT_TABLE`, its saturation no more than 80) or where the paper test found no
@@ -2408,7 +2467,7 @@ def _add_edge_quads(
     clean = [q.astype(np.float64) for q, o in zip(quads, loose, strict=True) if o is None]
     # a card too small to read is not looked for by its edges alone
     found, parts = edge_shapes(
-        small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean
+        small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean, planes=planes
     )
     if not found and not parts:
         return quads, outlines, loose
@@ -2578,11 +2637,13 @@ def locate(frame: Image) -> Located:
     )
     scale = np.array([w / small.shape[1], h / small.shape[0]])
     min_area = max(200.0, 0.0004 * small.shape[0] * small.shape[1])
-    mask, value = paper_and_value(small)
+    mask, value, low_sat = _paper_value_sat(small)
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
     quads, loose = _drop_holders(quads, loose)
     blobs = {id(o) for o in outlines}
-    quads, outlines, loose = _add_edge_quads(small, quads, outlines, loose, min_area, factor)
+    quads, outlines, loose = _add_edge_quads(
+        small, quads, outlines, loose, min_area, factor, (low_sat, value)
+    )
     quads, loose = _drop_holders(quads, loose)
     parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
     if parts:  # the stretches of paper found by their edges are paper too
