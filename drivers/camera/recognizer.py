@@ -718,6 +718,20 @@ def _pixels(coords: NDArray[np.float64], size: int) -> NDArray[np.intp]:
     return np.minimum(np.maximum(np.round(coords).astype(np.intp), 0), size - 1)
 
 
+def _pixel_points(points: NDArray[np.float64], w: int, h: int) -> NDArray[np.intp]:
+    """Points (..., 2) rounded and kept within a ``w`` by ``h`` image as :func:`_pixels`
+    does each coordinate, x and y together (one call of each, not two)."""
+    return np.minimum(np.maximum(np.round(points).astype(np.intp), 0), (w - 1, h - 1))
+
+
+def _may_hold(n: int, min_area: float) -> bool:
+    """Whether an outline of ``n`` pixels may enclose ``min_area``: each pixel is a step of
+    at most √2 from the last, so it runs at most n√2 round, and its hull, no longer, holds
+    at most (n√2)² / 4π < n² / 6 (the isoperimetric inequality). A short outline is too
+    small without measuring it or its hull (most of a frame's specks and curves)."""
+    return n * n >= 6 * min_area
+
+
 def edge_quads(
     frame: Image,
     *,
@@ -923,11 +937,7 @@ def _edge_look(
     # light as it, whose white border the figure's edges cut into pieces, and whose
     # outline the table's grain joins to the next card's
     for k, curve in enumerate([*curves, *blobs]):
-        # an outline of n pixels (each a step of at most √2 from the last) runs at most n√2
-        # round, and its hull, no longer, holds at most (n√2)² / 4π < n² / 6 (the
-        # isoperimetric inequality): a short one is too small without its hull (most of a
-        # light table's curves, 0.5 ms a frame)
-        if len(curve) * len(curve) < 6 * min_area:
+        if not _may_hold(len(curve), min_area):  # most of a light table's curves, 0.5 ms a frame
             continue
         wrap = cv2.convexHull(curve)
         if min_area <= cv2.contourArea(wrap) <= 0.95 * w * h:
@@ -1013,8 +1023,7 @@ def _snap(quad: NDArray[np.float64], edges: Image) -> NDArray[np.float64] | None
         offs = offs[np.argsort(np.abs(offs), kind="stable")]
         base = a + _SNAP_T[:, None] * d
         pts = base[:, None, :] + offs[None, :, None] * n  # (T, O, 2)
-        # x and y rounded and clipped together, as :func:`_pixels` does each
-        xy = np.minimum(np.maximum(np.round(pts).astype(np.intp), 0), (w - 1, h - 1))
+        xy = _pixel_points(pts, w, h)
         hit = edges[xy[..., 1], xy[..., 0]] > 0
         ok = hit.any(axis=1)
         if np.count_nonzero(ok) < SNAP_POINTS * len(_SNAP_T):
@@ -1023,7 +1032,7 @@ def _snap(quad: NDArray[np.float64], edges: Image) -> NDArray[np.float64] | None
         vx, vy, x0, y0 = cv2.fitLine(
             found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
         ).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        lines.append(((float(x0), float(y0)), (float(vx), float(vy))))
     out = []
     for i in range(4):
         p, r = lines[i - 1]
@@ -1088,10 +1097,10 @@ def _edge_support(quad: NDArray[np.float64], near: Image) -> float:
     h, w = near.shape[:2]
     step = quad.take(_NEXT, axis=0) - quad  # the same figures as ``np.roll``, in a third
     pts = quad[:, None, :] + _ALONG[None, :, None] * step[:, None, :]  # (4, 24, 2)
-    # x and y rounded and clipped together, as :func:`_pixels` does each; the least count
-    # of hits over the places looked at (the same as the least share of them: the shares
-    # are those counts divided alike), 11 microseconds a quadrilateral where it took 22
-    xy = np.minimum(np.maximum(np.round(pts).astype(np.intp), 0), (w - 1, h - 1))
+    # the least count of hits over the places looked at (the same as the least share of
+    # them: the shares are those counts divided alike), 11 microseconds a quadrilateral
+    # where it took 22
+    xy = _pixel_points(pts, w, h)
     hits = np.count_nonzero(near[xy[..., 1], xy[..., 0]], axis=1)
     return int(hits.min()) / len(_ALONG)
 
@@ -1232,15 +1241,17 @@ def _refine(
 
 
 def _intersect(
-    p: NDArray[np.float64], r: NDArray[np.float64], q: NDArray[np.float64], s: NDArray[np.float64]
-) -> NDArray[np.float64] | None:
-    # on Python's floats: the same operations, half the time NumPy's scalars took
-    (px, py), (rx, ry), (qx, qy), (sx, sy) = p.tolist(), r.tolist(), q.tolist(), s.tolist()
+    p: Sequence[float], r: Sequence[float], q: Sequence[float], s: Sequence[float]
+) -> tuple[float, float] | None:
+    """Where the line through ``p`` along ``r`` meets the one through ``q`` along ``s``; None
+    where they run (nearly) parallel. On Python's floats: the same operations, half the
+    time NumPy's scalars took."""
+    (px, py), (rx, ry), (qx, qy), (sx, sy) = p, r, q, s
     den = rx * sy - ry * sx
     if abs(den) < 1e-9:
         return None
     k = ((qx - px) * sy - (qy - py) * sx) / den
-    return np.array([px + k * rx, py + k * ry])
+    return (px + k * rx, py + k * ry)
 
 
 def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
@@ -1264,18 +1275,15 @@ def _hull_quad(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
     size = lengths.tolist()
     if min(size[k] for k in keep) < 0.08 * peri:
         return None
-    # the lines' meeting points as :func:`_intersect` finds them, on Python's floats taken
-    # from the arrays once (not four points' worth of arrays converted a corner)
+    # the lines' meeting points, on Python's floats taken from the arrays once
     at, step = pts.tolist(), edges.tolist()
     out = []
     for j in range(4):
-        (px, py), (rx, ry) = at[keep[j]], step[keep[j]]
-        (qx, qy), (sx, sy) = at[keep[(j + 1) % 4]], step[keep[(j + 1) % 4]]
-        den = rx * sy - ry * sx
-        if abs(den) < 1e-9:
+        a, b = keep[j], keep[(j + 1) % 4]
+        corner = _intersect(at[a], step[a], at[b], step[b])
+        if corner is None:
             return None
-        k = ((qx - px) * sy - (qy - py) * sx) / den
-        out.append((px + k * rx, py + k * ry))
+        out.append(corner)
     return np.array(out)
 
 
@@ -1299,14 +1307,13 @@ def find_shapes(
     blobs = []
     loose: list[NDArray[np.int32] | None] = []
     near: Image | None = None
-    # an outline of n pixels holds less than n² / 6 (as in :func:`_edge_look`): most of a
-    # frame's few hundred specks are too small without measuring them (left out before
-    # they are listed: the rest are looked at in the same order)
-    least = 6 * min_area
-    work = [(np.asarray(c, np.int32), value is not None) for c in contours if len(c) ** 2 >= least]
+    # most of a frame's few hundred specks are left out before they are listed
+    # (:func:`_may_hold`); the rest are looked at in the same order
+    work = [(np.asarray(c, np.int32), value is not None) for c in contours
+            if _may_hold(len(c), min_area)]  # fmt: skip
     while work:
         contour, may_split = work.pop()
-        if len(contour) * len(contour) < least:  # a part of a blob split by brightness
+        if not _may_hold(len(contour), min_area):  # a part of a blob split by brightness
             continue
         area = cv2.contourArea(contour)
         if area < min_area or area > 0.95 * w * h:
@@ -1576,10 +1583,11 @@ def _fit_corner(
             direction = -direction
         oriented.append((point, direction))
     (p1, d1), (p2, d2) = oriented
-    corner = _intersect(p1, d1, p2, d2)
-    if corner is None or float(np.hypot(*(corner - p))) > 0.2 * min(
-        float(np.hypot(*e1)), float(np.hypot(*e2))
-    ):
+    met = _intersect(p1.tolist(), d1.tolist(), p2.tolist(), d2.tolist())
+    if met is None:
+        return None
+    corner = np.array(met)
+    if float(np.hypot(*(corner - p))) > 0.2 * min(float(np.hypot(*e1)), float(np.hypot(*e2))):
         return None
     return corner, d1 * float(np.hypot(*e1)), d2 * float(np.hypot(*e2))
 
