@@ -19,6 +19,9 @@ from drivers.camera.recognizer import Recognizer
 from drivers.camera.zones import draw_zones
 from tablectl.progress import Bars
 
+#: the values an --only refusal names, at most (a column may hold hundreds)
+_SHOWN_VALUES = 20
+
 
 def _deck_option(parser: argparse.ArgumentParser, what: str) -> None:
     """The ``--deck`` option: the standard deck, or the 28-card one (``stripped28``)."""
@@ -305,11 +308,29 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if (columns or wanted) and args.meta is None:
         raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
     meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
+    for column, values in wanted.items():
+        # a value no image has (a typo, or "A" where the column says "deck-A") would
+        # evaluate nothing and print an empty table: refused, with the values there are
+        held = sorted(set(meta[column].values()))
+        if unknown := sorted(values - set(held)):
+            shown = ", ".join(held[:_SHOWN_VALUES]) + (", …" if len(held) > _SHOWN_VALUES else "")
+            raise CameraError(
+                f"--only {column}={','.join(unknown)}: no image of {args.meta} has that "
+                f"{column}; expected one of its values: {shown or 'none (the column is empty)'}"
+            )
     labels = corrected(read_labels(args.labels), args.corrections)
-    recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
 
     def only(name: str) -> bool:
         return all(meta[c].get(name, "(none)") in values for c, values in wanted.items())
+
+    if wanted and not any(only(name) for name in labels):
+        picked = " ".join(f"{c}={','.join(sorted(v))}" for c, v in wanted.items())
+        raise CameraError(
+            f"--only {picked}: expected labelled images among those picked, found none: "
+            f"no row of {', '.join(map(str, args.labels))} names an image of {args.meta} "
+            "with those values (are their labels in another --labels CSV?)"
+        )
+    recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
 
     with Bars() as bars:
         result = evaluate(

@@ -185,6 +185,26 @@ def test_cli_evaluate_prints_figures_by_subset_and_json(
     assert "--by and --only need --meta CSV" in capsys.readouterr().err
 
 
+def test_cli_evaluate_refuses_an_only_value_no_image_has(
+    labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--only set=evn" would evaluate no image and print an empty table, as if the reader
+    # had read nothing: refused, naming the column's values, before any image is read
+    argv = ["cards", "evaluate", "--images", str(labelled), "--labels",
+            str(labelled / "labels.csv"), "--meta", str(labelled / "meta.csv")]  # fmt: skip
+    assert main([*argv, "--only", "set=even,evn"]) == 2
+    err = capsys.readouterr().err
+    assert "--only set=evn" in err and "expected one of its values: even, odd" in err
+    # a value the meta CSV holds, but only for images no --labels row names (their labels
+    # in a CSV not given): refused too, rather than an empty table
+    lone = tmp_path / "odd-only.csv"  # the odd frame's row alone
+    lone.write_text("file,cards\nframes/table-1.png,\n", encoding="utf-8")
+    argv[argv.index("--labels") + 1] = str(lone)
+    assert main([*argv, "--only", "set=even"]) == 2
+    assert "expected labelled images among those picked, found none" in capsys.readouterr().err
+    assert main([*argv, "--only", "set=odd"]) == 0
+
+
 def test_cli_evaluate_takes_corrected_labels_in_place_of_the_listed_ones(
     labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
