@@ -299,12 +299,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
     wanted: dict[str, set[str]] = {}
     for spec in args.only:
         column, sep, values = spec.partition("=")
-        if not sep or not column or not values:
+        picked = [v.strip() for v in values.split(",") if v.strip()]  # "deck-A," is deck-A
+        if not sep or not column.strip() or not picked:
             raise CameraError(
                 f"--only {spec!r}: expected COLUMN=VALUE or COLUMN=VALUE,VALUE "
                 "(e.g. deck=deck-A,deck-C)"
             )
-        wanted.setdefault(column, set()).update(group_name(v) for v in values.split(","))
+        wanted.setdefault(column.strip(), set()).update(group_name(v) for v in picked)
     if (columns or wanted) and args.meta is None:
         raise CameraError("--by and --only need --meta CSV: the file naming each image's subsets")
     meta = {c: read_meta(args.meta, c) for c in dict.fromkeys(columns + list(wanted))}
@@ -324,9 +325,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return all(meta[c].get(name, "(none)") in values for c, values in wanted.items())
 
     if wanted and not any(only(name) for name in labels):
-        picked = " ".join(f"{c}={','.join(sorted(v))}" for c, v in wanted.items())
+        asked = " ".join(f"{c}={','.join(sorted(v))}" for c, v in wanted.items())
         raise CameraError(
-            f"--only {picked}: expected labelled images among those picked, found none: "
+            f"--only {asked}: expected labelled images among those picked, found none: "
             f"no row of {', '.join(map(str, args.labels))} names an image of {args.meta} "
             "with those values (are their labels in another --labels CSV?)"
         )

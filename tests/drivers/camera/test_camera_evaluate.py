@@ -203,6 +203,11 @@ def test_cli_evaluate_refuses_an_only_value_no_image_has(
     assert main([*argv, "--only", "set=even"]) == 2
     assert "expected labelled images among those picked, found none" in capsys.readouterr().err
     assert main([*argv, "--only", "set=odd"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--only", "set=odd,", "--json"]) == 0  # a stray comma: odd alone
+    assert json.loads(capsys.readouterr().out)["overall"]["images"] == 1
+    assert main([*argv, "--only", "set=,"]) == 2
+    assert "expected COLUMN=VALUE" in capsys.readouterr().err
 
 
 def test_cli_evaluate_takes_corrected_labels_in_place_of_the_listed_ones(
