@@ -577,7 +577,11 @@ def parse_layout(layout: str, order: str) -> list[list[Card]]:
         grid.append(line)
     cards = [c for line in grid for c in line]
     if len(set(cards)) != len(cards):
-        raise CalibrationError(f"order {order!r}: names a card twice")
+        twice = sorted({c for c in cards if cards.count(c) > 1}, key=int)
+        raise CalibrationError(
+            f"order {order!r}: names a card twice ({' '.join(c.code for c in twice)}): "
+            "expected each row letter and each column letter once"
+        )
     return grid
 
 
