@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -577,7 +578,7 @@ def parse_layout(layout: str, order: str) -> list[list[Card]]:
         grid.append(line)
     cards = [c for line in grid for c in line]
     if len(set(cards)) != len(cards):
-        twice = sorted({c for c in cards if cards.count(c) > 1}, key=int)
+        twice = sorted((c for c, k in Counter(cards).items() if k > 1), key=int)
         raise CalibrationError(
             f"order {order!r}: names a card twice ({' '.join(c.code for c in twice)}): "
             "expected each row letter and each column letter once"

@@ -313,7 +313,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         # a value no image has (a typo, or "A" where the column says "deck-A") would
         # evaluate nothing and print an empty table: refused, with the values there are
         held = sorted(set(meta[column].values()))
-        if unknown := sorted(values - set(held)):
+        if unknown := sorted(values.difference(held)):
             shown = ", ".join(held[:_SHOWN_VALUES]) + (", …" if len(held) > _SHOWN_VALUES else "")
             raise CameraError(
                 f"--only {column}={','.join(unknown)}: no image of {args.meta} has that "

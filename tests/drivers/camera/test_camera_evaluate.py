@@ -190,8 +190,8 @@ def test_cli_evaluate_refuses_an_only_value_no_image_has(
 ) -> None:
     # "--only set=evn" would evaluate no image and print an empty table, as if the reader
     # had read nothing: refused, naming the column's values, before any image is read
-    argv = ["cards", "evaluate", "--images", str(labelled), "--labels",
-            str(labelled / "labels.csv"), "--meta", str(labelled / "meta.csv")]  # fmt: skip
+    labels, meta = str(labelled / "labels.csv"), str(labelled / "meta.csv")
+    argv = ["cards", "evaluate", "--images", str(labelled), "--labels", labels, "--meta", meta]
     assert main([*argv, "--only", "set=even,evn"]) == 2
     err = capsys.readouterr().err
     assert "--only set=evn" in err and "expected one of its values: even, odd" in err
