@@ -53,6 +53,7 @@ __all__ = [
     "LEARNED_LOOSE",
     "LEARNED_MIN_SIDE",
     "LEARNED_STRONG",
+    "LEARNED_WIDE",
     "LEARNED_ZOOM",
     "MAX_INDEX_PAIRS",
     "MAX_INDEX_TRIES",
@@ -188,6 +189,12 @@ LEARNED_STRONG = 2.0
 #: share of its size about the card's corner (a small index fills more of the network's
 #: input), with the same leads
 LEARNED_ZOOM = 0.85
+#: and then from one enlarged to this share of its size (:func:`_zoomed`): a large
+#: ("jumbo") index, as casino decks print it, fills the profile's box with its rank alone,
+#: its suit below the box. Deck G's outlines (large indices in four corners) read the same
+#: three cards more at any share from 1.4 to 1.7; the cards so read do not size the index
+#: search (:meth:`Recognizer._read_indices`)
+LEARNED_WIDE = 1.5
 
 #: on a greyscale frame (no ink colour to say red or black) the learned reader settles a
 #: card only on both corners of a pair naming it, each with this many times the leads: the
@@ -1852,11 +1859,14 @@ SQUASH_PROBE = 16
 ZOOM_AGREE = 0.3
 
 
-def _zoomed(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """An index box shrunk to :data:`LEARNED_ZOOM` about the card's corner (its top-left
-    kept): a small index fills more of the learned reader's input."""
+def _zoomed(
+    box: tuple[float, float, float, float], zoom: float = LEARNED_ZOOM
+) -> tuple[float, float, float, float]:
+    """An index box scaled by ``zoom`` about the card's corner (its top-left kept): shrunk
+    (:data:`LEARNED_ZOOM`), a small index fills more of the learned reader's input;
+    enlarged (:data:`LEARNED_WIDE`), a large one fits in it with its suit."""
     x0, y0, x1, y1 = box
-    return (x0, y0, x0 + (x1 - x0) * LEARNED_ZOOM, y0 + (y1 - y0) * LEARNED_ZOOM)
+    return (x0, y0, x0 + (x1 - x0) * zoom, y0 + (y1 - y0) * zoom)
 
 
 def _typical_height(taken: Sequence[NDArray[np.float32]], squash: float) -> float:
@@ -2954,7 +2964,7 @@ class Recognizer:
         check = self._cross_check(quad, glyphs)
         disputed = check is not None and self._learned_dissents([check])[0]
         look = self._first_looks(frame, [quad], [glyphs], [disputed])[0]
-        return self._settle(frame, quad, loose, glyphs, disputed, _colour_of(frame), look)
+        return self._settle(frame, quad, loose, glyphs, disputed, _colour_of(frame), look)[:4]
 
     def _cross_check(
         self, quad: NDArray[np.float64], glyphs: _GlyphVerdict
@@ -2984,12 +2994,12 @@ class Recognizer:
         disputed: bool,
         colour: Callable[[], bool],
         looked: _FirstLook | None,
-    ) -> tuple[Status, Card | None, float, int]:
+    ) -> tuple[Status, Card | None, float, int, bool]:
         """:meth:`_classify` once the profile's glyphs have read the outline (``glyphs``)
         and the learned reader has or has not ``disputed`` their card; ``colour``: whether
         the frame shows colour (:func:`_colour_of`); ``looked``: the learned reader's first
         look at the outline (:meth:`_first_looks`; None where it does not read it)."""
-        read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing
+        read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing, False
         if self.reader is None or (glyphs.status is Status.CARD and not disputed):
             return read
         sides = _side_lengths(quad.tolist())
@@ -3010,9 +3020,9 @@ class Recognizer:
             else self._read_learned(frame, quad, first, factor, colour, glyphs.shown, looked)
         )
         if learned is not None:
-            return Status.CARD, learned[0], learned[1], 2
+            return Status.CARD, learned[0], learned[1], 2, learned[2]
         if disputed:
-            return Status.UNKNOWN, None, 0.0, CONTESTED
+            return Status.UNKNOWN, None, 0.0, CONTESTED, False
         return read
 
     def _first_looks(
@@ -3170,7 +3180,7 @@ class Recognizer:
         colour: Callable[[], bool],
         shown: dict[int, list[Image]] | None,
         looked: _FirstLook,
-    ) -> tuple[Card, float] | None:
+    ) -> tuple[Card, float, bool] | None:
         """The card and confidence the learned index reader gives an outline the profile's
         glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
         colour (:func:`_colour_of`). ``shown``: the outline's pairs of index corners (by
@@ -3184,7 +3194,8 @@ class Recognizer:
         :data:`~drivers.camera.reader.SUIT_LEAD` (set from real photographs), in ink of the
         suit's colour where the frame has colour; and the other pair must not agree on
         another card. Where the profile's index box does not settle the card, a box shrunk
-        to :data:`LEARNED_ZOOM` is read the same way (unless no corner showed an index).
+        to :data:`LEARNED_ZOOM` is read the same way, then one enlarged to
+        :data:`LEARNED_WIDE` (a large index); unless no corner showed an index.
         """
         assert self.reader is not None
         colour_shown = colour()
@@ -3196,7 +3207,8 @@ class Recognizer:
         assert looked_patches is not None and looked_reads is not None
         p = self.profile
         pair, other = (first, first + 2), (1 - first, 3 - first)
-        for zoom, box in enumerate((p.index_box, _zoomed(p.index_box))):
+        boxes = (p.index_box, _zoomed(p.index_box), _zoomed(p.index_box, LEARNED_WIDE))
+        for zoom, box in enumerate(boxes):
             cut = shown if shown is not None and not zoom else {}
             # the other pair is looked at only where the short side's corners show no index
             # (:func:`_learned_card` reads it then alone): half the corners, most of the time
@@ -3232,7 +3244,7 @@ class Recognizer:
                 # can make a card's long side the shorter, its index on the other pair)
                 if self._pips_deny(frame, quad, named, card):
                     return None  # the middle shows another number of pips
-                return card, confidence
+                return card, confidence, zoom == len(boxes) - 1
             if all(c.rank == NO_INDEX for c in corners):
                 return None  # no index in any corner: a blank or a back, not read again
         return None
@@ -3411,6 +3423,7 @@ class Recognizer:
         colour = _colour_of(frame)
         out = []
         contested: list[NDArray[np.float32]] = []
+        larges: list[NDArray[np.float32]] = []  # cards read from the enlarged index box
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
         # an outline that may hold two cards, or whose edges could not all be measured
         # (its index corners may be misplaced), is read with one corner's margins
@@ -3425,9 +3438,11 @@ class Recognizer:
         for quad, outline, doubt, glyph, dispute, look in zip(
             full, loose, doubtful, glyphs, disputed, looks, strict=True
         ):
-            status, card, conf, agreeing = self._settle(
+            status, card, conf, agreeing, wide = self._settle(
                 frame, quad, doubt, glyph, dispute, colour, look
             )
+            if wide:
+                larges.append(quad.astype(np.float32))
             if agreeing == CONTESTED:  # the two readers named two cards: left unknown
                 contested.append(quad.astype(np.float32))
             elif outline is not None and not (status is Status.CARD and agreeing == 2):
@@ -3452,7 +3467,7 @@ class Recognizer:
                     for card, quad in read
                 )
             ]
-        out = _sized_like_the_deck(self._read_indices(frame, found, out, contested, colour))
+        out = _sized_like_the_deck(self._read_indices(frame, found, out, contested, colour, larges))
         if self._held is not None:  # a deck without some cards: none of them is read
             out = [r if r.card is None or r.card in self._held else _unread(r) for r in out]
         out.sort(key=lambda r: (r.centre[1], r.centre[0]))
@@ -3530,19 +3545,27 @@ class Recognizer:
         out: list[Recognition],
         contested: Sequence[NDArray[np.float32]],
         colour: Callable[[], bool],
+        larges: Sequence[NDArray[np.float32]] = (),
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
         them lost, or an outline left unknown; with tries left, those of
         :func:`beside_edges_hypotheses` too), each by :meth:`_single_corner`; ``found``
         the outlines found (those found whole give the frame's squash, the cards read the
-        typical card's size). A card already read on the frame
+        typical card's size, but those read from the enlarged index box, ``larges``: a
+        deck's large index). A card already read on the frame
         is not read again, nor a place where two guesses name two cards; each card read
         takes the place of an ``unknown`` holding its index."""
         if self.reader is None:
             return out
         p = self.profile
         taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
+        # the cards read from the enlarged index box (``larges``, LEARNED_WIDE) do not size
+        # the search: it guesses each card from an index in the profile's box, and sized by
+        # deck G's cards so read, it guessed a card beside its ace of spades (the ace's
+        # upper right index, printed in four corners, taken for an upper left one) and read
+        # an ace of clubs from that one corner, with leads of 14 to 21 (blurred, darkened)
+        sizing = [t for t in taken if not any(np.array_equal(t, q) for q in larges)]
         known = {r.card for r in out if r.card is not None}
         # only where paper lies outside every card read (a frame whose cards were all read
         # is not searched): at least INDEX_PAPER of the typical card's area, or of 600
@@ -3564,7 +3587,7 @@ class Recognizer:
         # clean outlines read 28 cards fewer of the standard decks)
         clean = found.cards()
         squash = frame_squash(clean, p.aspect)
-        card_h = _typical_height(taken, squash)
+        card_h = _typical_height(sizing, squash)
         card_area = card_h * card_h * p.aspect / float(found.scale[0] * found.scale[1])
         if left < INDEX_PAPER * (card_area or 600.0):
             return out
@@ -3578,8 +3601,8 @@ class Recognizer:
         measured = squash
         memo: dict[tuple[Any, ...], Any] = {}  # the ink found on the frame (index_ink)
         if len(clean) < SQUASH_TRUSTED:  # too few outlines to trust their squash
-            squash = self._probed_squash(frame, squash, taken, outside, memo)
-            card_h = _typical_height(taken, squash)
+            squash = self._probed_squash(frame, squash, sizing, outside, memo)
+            card_h = _typical_height(sizing, squash)
         hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box, memo=memo)
         # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
         # camera's own, the outlines' where the probe chose another, and one probe's step

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from controller.cards import Card
 from drivers.camera.evaluate import real_labels, real_photos
 from drivers.camera.imageio import read_image
+from drivers.camera.profile import DEFAULT_INDEX_BOX
 from drivers.camera.reader import (
     INDEX_MODEL,
     INPUT_SIZE,
@@ -43,6 +44,7 @@ from drivers.camera.recognizer import (
     LEARNED_PIPS,
     LEARNED_SINGLE,
     LEARNED_STRONG,
+    LEARNED_WIDE,
     SURE_BLACK,
     SURE_RED,
     Recognizer,
@@ -51,6 +53,7 @@ from drivers.camera.recognizer import (
     _ink_red,
     _learned_card,
     _single_card,
+    _zoomed,
 )
 from tests.support.real_cards import real_cards, real_photo
 
@@ -422,6 +425,20 @@ def test_real_cards_the_reader_once_misread_are_read_right_or_left_unknown() -> 
     # (the seven and the ace of clubs cut by its top edge show their lower indices: the
     # set's label leaves them out, docs/real-cards-corrections.csv lists them)
     assert "4D" in _reads("amm_IMG_20220921_194856.jpg") <= {"3C", "4D", "6S", "7C", "QH", "AC"}
+
+
+def test_real_cards_with_large_indices_in_four_corners_are_read_from_a_wider_box() -> None:
+    # deck G, a casino deck: its rank fills the profile's index box and its suit lies below
+    # it. Read from the box enlarged to LEARNED_WIDE, its five and ten are read (the jack,
+    # whose index is no larger, was read before); nothing is read that is not there
+    listed = {"5D", "6S", "6H", "TD", "JC", "AS"}
+    read = _reads("jac_test_2.jpg")
+    assert {"5D", "TD", "JC"} <= read <= listed, read
+    # the box enlarged keeps its corner where the card's is, and scales about it
+    x0, y0, x1, y1 = _zoomed(DEFAULT_INDEX_BOX, LEARNED_WIDE)
+    assert (x0, y0) == DEFAULT_INDEX_BOX[:2]
+    assert x1 - x0 == pytest.approx(LEARNED_WIDE * (DEFAULT_INDEX_BOX[2] - x0))
+    assert y1 - y0 == pytest.approx(LEARNED_WIDE * (DEFAULT_INDEX_BOX[3] - y0))
 
 
 def test_the_learned_reader_checks_the_pair_of_corners_the_rendered_glyphs_named() -> None:
