@@ -247,13 +247,13 @@ def tally_row(name: str, t: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per timing (default: 3)")
     parser.add_argument("--frames", type=int, default=60, help="rendered frames for accuracy")
     parser.add_argument("--real", type=Path, default=None, help="labelled real photographs")
     parser.add_argument("--profile", type=Path, help="deck profile for the real photographs")
     parser.add_argument(
-        "--perturbed", action="store_true", help="the real photographs altered too (~10 min)"
+        "--perturbed", action="store_true", help="every deck's photographs altered too (~12 min)"
     )
     parser.add_argument(
         "--close-ups", action="store_true", help="the real cards cut out alone (~1.5 min)"
