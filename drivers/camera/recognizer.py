@@ -2998,7 +2998,9 @@ class Recognizer:
         """:meth:`_classify` once the profile's glyphs have read the outline (``glyphs``)
         and the learned reader has or has not ``disputed`` their card; ``colour``: whether
         the frame shows colour (:func:`_colour_of`); ``looked``: the learned reader's first
-        look at the outline (:meth:`_first_looks`; None where it does not read it)."""
+        look at the outline (:meth:`_first_looks`; None where it does not read it). Last,
+        whether the learned reader read the card from the enlarged index box
+        (:data:`LEARNED_WIDE`)."""
         read = glyphs.status, glyphs.card, glyphs.confidence, glyphs.agreeing, False
         if self.reader is None or (glyphs.status is Status.CARD and not disputed):
             return read
@@ -3182,7 +3184,8 @@ class Recognizer:
         looked: _FirstLook,
     ) -> tuple[Card, float, bool] | None:
         """The card and confidence the learned index reader gives an outline the profile's
-        glyphs left unknown; None when it is not sure. ``colour``: whether the frame shows
+        glyphs left unknown, and whether it read it from the enlarged box; None when it is
+        not sure. ``colour``: whether the frame shows
         colour (:func:`_colour_of`). ``shown``: the outline's pairs of index corners (by
         their first corner), where the profile's glyphs had them cut already
         (:class:`_GlyphVerdict`); ``looked``: its whiteness, and the pair ``first``'s
