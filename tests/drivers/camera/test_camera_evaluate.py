@@ -309,22 +309,39 @@ ALTERED_FLOORS = {
 }
 
 
+#: the other decks' photographs (B, G, H) altered so: the confident-wrong reads at most
+#: (none, but deck G's ace of spades, read as the ace of clubs from one guessed corner in
+#: a cool cast: the network's spade is not that deck's; docs/camera-measurements.md)
+OTHER_DECKS_WRONG = {"cool cast": 1}
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("name", sorted(ALTERATIONS))
 def test_real_photographs_altered_as_other_cameras_would_show_them(name: str) -> None:
-    # as the benchmark's --perturbed reads them: one generator per alteration, seeded 5
+    # as the benchmark's --perturbed reads them: one generator per alteration, seeded 5,
+    # for the standard decks, and another for the other decks
     root = _real()
     labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
-    alter, rng, recognizer = ALTERATIONS[name], np.random.default_rng(5), Recognizer()
-    result = evaluate(
-        root, labels, lambda image: recognizer.recognize(alter(image, rng)),
-        only=lambda file: meta.get(file) in STANDARD_DECKS,
-    )  # fmt: skip
+    alter, recognizer = ALTERATIONS[name], Recognizer()
+
+    def read(standard: bool) -> Evaluation:
+        rng = np.random.default_rng(5)
+        return evaluate(
+            root,
+            labels,
+            lambda image: recognizer.recognize(alter(image, rng)),
+            only=lambda file: (meta.get(file) in STANDARD_DECKS) == standard,
+        )
+
+    ours, others = read(True), read(False)
     right, wrong = ALTERED_FLOORS[name]
-    assert result.overall.listed == 945
-    assert result.overall.wrong <= wrong, result.to_json()["misreads"]
-    assert result.overall.right >= right
+    assert ours.overall.listed == 945
+    assert ours.overall.wrong <= wrong, ours.to_json()["misreads"]
+    assert ours.overall.right >= right
+    # a card read wrong on a deck of another style is as wrong as on a standard one
+    assert others.overall.listed == 260
+    assert others.overall.wrong <= OTHER_DECKS_WRONG.get(name, 0), others.to_json()["misreads"]
 
 
 def test_cards_are_cut_out_alone_shrunk_and_never_enlarged(recognizer: Recognizer) -> None:
