@@ -69,9 +69,9 @@ from drivers.camera.evaluate import (
 )
 from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
-from drivers.camera.recognizer import Image, Recognizer, index_patches
+from drivers.camera.recognizer import Recognizer, index_patches
 from simulators.camera.accuracy import measure, rendered_frames
-from simulators.camera.alter import ALTERATIONS, close_ups
+from simulators.camera.alter import ALTERATIONS, close_ups, read_altered
 from simulators.camera.scene import SceneOptions, deal_layout, render_scene
 
 
@@ -152,26 +152,25 @@ def perturbed_figures(root: Path, recognizer: Recognizer) -> dict[str, Any]:
     """Every deck's photographs read as they are and altered each way of
     :data:`~simulators.camera.alter.ALTERATIONS`: for each, the standard decks' tally and
     confident misreads, and the other decks' (B, G, H: no target, but a card read wrong
-    there is as wrong as anywhere). Each group is read with its own generator, seeded 5
-    (the standard decks' figures as the tests' floors measure them)."""
+    there is as wrong as anywhere). Each group is read with its own generator
+    (:func:`~simulators.camera.alter.read_altered`: the standard decks' figures as the
+    tests' floors measure them)."""
     labels = real_labels(root)
     decks = read_meta(root / "sources.csv", "deck")
     standard = DECK_GROUPS["standard (A C D E F I J)"]
     out: dict[str, Any] = {}
     for name, alter in [("as they are", None), *ALTERATIONS.items()]:
         start = time.perf_counter()
-        results = []
-        for wanted in (True, False):
-            rng = np.random.default_rng(5)
-
-            def read(image: Image, alter: Any = alter, rng: np.random.Generator = rng) -> Any:
-                return recognizer.recognize(image if alter is None else alter(image, rng))
-
-            def only(file: str, wanted: bool = wanted) -> bool:
-                return (decks.get(file) in standard) == wanted
-
-            results.append(evaluate(root, labels, read, only=only))
-        ours, others = results
+        ours, others = (
+            read_altered(
+                root,
+                labels,
+                recognizer,
+                alter,
+                lambda file, wanted=wanted: (decks.get(file) in standard) == wanted,
+            )
+            for wanted in (True, False)
+        )
         out[name] = {
             **ours.overall.to_json(),
             "seconds": round(time.perf_counter() - start, 1),
@@ -215,9 +214,12 @@ def calibrated_figures(
     )
     calibration_seconds = time.perf_counter() - start
     result = evaluate(
-        root, labels, Recognizer(profile).recognize, meta={"deck": decks},
+        root,
+        labels,
+        Recognizer(profile).recognize,
+        meta={"deck": decks},
         only=lambda file: decks.get(file) in LAYOUT_DESIGN,
-    )  # fmt: skip
+    )
     return {
         "source": profile.source,
         "refused": [str(r) for r in refused],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache, lru_cache, partial
@@ -3426,7 +3426,7 @@ class Recognizer:
         colour = _colour_of(frame)
         out = []
         contested: list[NDArray[np.float32]] = []
-        larges: list[NDArray[np.float32]] = []  # cards read from the enlarged index box
+        larges: set[tuple[Point, ...]] = set()  # the cards read from the enlarged index box
         blobs: list[tuple[NDArray[np.int32], set[Card]]] = [(b, set()) for b in outlines]
         # an outline that may hold two cards, or whose edges could not all be measured
         # (its index corners may be misplaced), is read with one corner's margins
@@ -3444,15 +3444,15 @@ class Recognizer:
             status, card, conf, agreeing, wide = self._settle(
                 frame, quad, doubt, glyph, dispute, colour, look
             )
+            corners = tuple((float(x), float(y)) for x, y in quad)
             if wide:
-                larges.append(quad.astype(np.float32))
+                larges.add(corners)
             if agreeing == CONTESTED:  # the two readers named two cards: left unknown
                 contested.append(quad.astype(np.float32))
             elif outline is not None and not (status is Status.CARD and agreeing == 2):
                 # not one clean card: perhaps two, read corner by corner
                 blobs.append((outline, set()))
                 continue
-            corners = tuple((float(x), float(y)) for x, y in quad)
             out.append(
                 Recognition(status, card, conf, corners, self.zone_of(quad, w, h))  # type: ignore[arg-type]
             )
@@ -3548,7 +3548,7 @@ class Recognizer:
         out: list[Recognition],
         contested: Sequence[NDArray[np.float32]],
         colour: Callable[[], bool],
-        larges: Sequence[NDArray[np.float32]] = (),
+        larges: Collection[tuple[Point, ...]] = (),
     ) -> list[Recognition]:
         """``out`` with the cards whose outlines were not found read from their index
         corners alone (:func:`index_hypotheses`: cards fanned or piled, the edges between
@@ -3562,13 +3562,14 @@ class Recognizer:
         if self.reader is None:
             return out
         p = self.profile
-        taken = [np.array(r.corners, np.float32) for r in out if r.status is Status.CARD]
+        cards = [r.corners for r in out if r.status is Status.CARD]
+        taken = [np.array(c, np.float32) for c in cards]
         # the cards read from the enlarged index box (``larges``, LEARNED_WIDE) do not size
         # the search: it guesses each card from an index in the profile's box, and sized by
         # deck G's cards so read, it guessed a card beside its ace of spades (the ace's
         # upper right index, printed in four corners, taken for an upper left one) and read
         # an ace of clubs from that one corner, with leads of 14 to 21 (blurred, darkened)
-        sizing = [t for t in taken if not any(np.array_equal(t, q) for q in larges)]
+        sizing = [t for t, c in zip(taken, cards, strict=True) if c not in larges]
         known = {r.card for r in out if r.card is not None}
         # only where paper lies outside every card read (a frame whose cards were all read
         # is not searched): at least INDEX_PAPER of the typical card's area, or of 600

@@ -14,14 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from controller.cards import Card
-from drivers.camera.recognizer import Image, Point, Recognizer, exposed, locate
+from drivers.camera.evaluate import Evaluation, evaluate
+from drivers.camera.recognizer import (
+    FrameRecognition,
+    Image,
+    Point,
+    Recognizer,
+    exposed,
+    locate,
+)
 
-__all__ = ["ALTERATIONS", "CLOSE_UP_HEIGHTS", "Alteration", "CloseUps", "close_up", "close_ups"]
+__all__ = [
+    "ALTERATIONS",
+    "ALTERED_SEED",
+    "CLOSE_UP_HEIGHTS",
+    "Alteration",
+    "CloseUps",
+    "close_up",
+    "close_ups",
+    "read_altered",
+]
 
 Alteration = Callable[[Image, np.random.Generator], Image]
 
@@ -85,6 +103,28 @@ ALTERATIONS: dict[str, Alteration] = {
     "a quarter turn": lambda im, _: _image(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
     "a half turn": lambda im, _: _image(cv2.rotate(im, cv2.ROTATE_180)),
 }
+
+#: the seed of the generator each reading of altered photographs draws from
+ALTERED_SEED = 5
+
+
+def read_altered(
+    images: Path,
+    labels: dict[str, frozenset[Card]],
+    recognizer: Recognizer,
+    alter: Alteration | None,
+    only: Callable[[str], bool],
+) -> Evaluation:
+    """The labelled photographs ``only`` picks, each altered by ``alter`` (None: as they
+    are) and read (:func:`~drivers.camera.evaluate.evaluate`), with one generator seeded
+    :data:`ALTERED_SEED` drawn from in the labels' order: the same draws for the
+    benchmark's ``--perturbed`` figures and the full tests' floors."""
+    rng = np.random.default_rng(ALTERED_SEED)
+
+    def read(image: Image) -> FrameRecognition:
+        return recognizer.recognize(image if alter is None else alter(image, rng))
+
+    return evaluate(images, labels, read, only=only)
 
 
 #: the heights (pixels) a card is cut out at: a 128-pixel crop, and two closer cameras

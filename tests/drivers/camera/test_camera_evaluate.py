@@ -20,7 +20,7 @@ from drivers.camera.evaluate import (
 )
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.recognizer import FrameRecognition, Recognition, Recognizer, Status
-from simulators.camera.alter import ALTERATIONS, close_up, close_ups
+from simulators.camera.alter import ALTERATIONS, close_up, close_ups, read_altered
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle
 from simulators.camera.stream import deal_frames
@@ -318,23 +318,22 @@ OTHER_DECKS_WRONG = {"cool cast": 1}
 @pytest.mark.full
 @pytest.mark.parametrize("name", sorted(ALTERATIONS))
 def test_real_photographs_altered_as_other_cameras_would_show_them(name: str) -> None:
-    # as the benchmark's --perturbed reads them: one generator per alteration, seeded 5,
-    # for the standard decks, and another for the other decks
+    # as the benchmark's --perturbed reads them: one generator for the standard decks,
+    # another for the other decks
     root = _real()
     labels = real_labels(root)
     meta = read_meta(root / "sources.csv", "deck")
-    alter, recognizer = ALTERATIONS[name], Recognizer()
+    recognizer = Recognizer()
 
-    def read(standard: bool) -> Evaluation:
-        rng = np.random.default_rng(5)
-        return evaluate(
-            root,
-            labels,
-            lambda image: recognizer.recognize(alter(image, rng)),
-            only=lambda file: (meta.get(file) in STANDARD_DECKS) == standard,
+    def in_ours(file: str) -> bool:
+        return meta.get(file) in STANDARD_DECKS
+
+    ours, others = (
+        read_altered(
+            root, labels, recognizer, ALTERATIONS[name], lambda f, s=standard: in_ours(f) == s
         )
-
-    ours, others = read(True), read(False)
+        for standard in (True, False)
+    )
     right, wrong = ALTERED_FLOORS[name]
     assert ours.overall.listed == 945
     assert ours.overall.wrong <= wrong, ours.to_json()["misreads"]
