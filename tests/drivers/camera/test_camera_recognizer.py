@@ -66,6 +66,33 @@ def test_dealt_table_reads_every_card_in_its_zone(
     assert all(0.0 < d.confidence <= 1.0 for d in result.cards)
 
 
+def test_the_rendered_glyphs_read_every_outline_of_a_rendered_frame_and_a_back_unread_is_a_back(
+    layout: ZoneLayout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a rendered frame is print of the built-in glyphs' own kind: they read every outline
+    # (on a real frame they stop after the first few they cannot read); an outline left
+    # unread is a back where next to no paper shows, as the glyphs would have said
+    rng = random.Random(2)
+    placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:19], rng, dealer_down=1)
+    frame = render_scene(placements, SceneOptions(), seed=4).image
+    recognizer = Recognizer()
+    looked: list[np.ndarray] = []
+    classify = recognizer._classify_glyphs
+
+    def counting(image: np.ndarray, quad: np.ndarray, loose: bool = False) -> object:
+        looked.append(quad)
+        return classify(image, quad, loose)
+
+    monkeypatch.setattr(recognizer, "_classify_glyphs", counting)
+    recognizer.recognize(frame)
+    found = locate(exposed(frame))
+    assert len(looked) == len(found.full) == 19
+    unread = [recognizer_module._unread_glyphs(frame, q).status for q in found.full]
+    read = [classify(frame, q).status for q in found.full]
+    assert unread.count(Status.FACE_DOWN) == read.count(Status.FACE_DOWN) == 1
+    assert [u is Status.FACE_DOWN for u in unread] == [r is Status.FACE_DOWN for r in read]
+
+
 def test_face_down_dealer_card_is_a_back_in_the_dealer_zone(
     layout: ZoneLayout, recognizer: Recognizer
 ) -> None:

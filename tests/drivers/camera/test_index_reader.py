@@ -38,9 +38,11 @@ from drivers.camera.reader import (
 )
 from drivers.camera.recognizer import (
     COUNTED_RANK,
+    GLYPHS_LOOK,
     INDEX_BLACK_SIDE,
     LEARNED_GREY,
     LEARNED_LOOSE,
+    LEARNED_MIN_SIDE,
     LEARNED_PIPS,
     LEARNED_SINGLE,
     LEARNED_STRONG,
@@ -54,6 +56,7 @@ from drivers.camera.recognizer import (
     _learned_card,
     _single_card,
     _zoomed,
+    effective_size,
 )
 from tests.support.real_cards import real_cards, real_photo
 
@@ -439,6 +442,66 @@ def test_real_cards_with_large_indices_in_four_corners_are_read_from_a_wider_box
     assert (x0, y0) == DEFAULT_INDEX_BOX[:2]
     assert x1 - x0 == pytest.approx(LEARNED_WIDE * (DEFAULT_INDEX_BOX[2] - x0))
     assert y1 - y0 == pytest.approx(LEARNED_WIDE * (DEFAULT_INDEX_BOX[3] - y0))
+
+
+def _deck_f_frame() -> np.ndarray:
+    # deck F's laid-out photograph cut and enlarged as the benchmark's real frame of about
+    # 19 cards on light wood, some cut by the frame's edge
+    layout = read_image(real_photo("ger_all_cards.jpg"))
+    part = cv2.resize(layout[60:510, 0:800], (1280, 720), interpolation=cv2.INTER_CUBIC)
+    return np.asarray(part, np.uint8)
+
+
+#: what deck F's frame shows read: its court cards from their index corners alone (their
+#: white border on light wood is not found as an outline), its other cards from outlines
+_DECK_F_FRAME_READ = {"KH", "QH", "JH", "TH", "9H", "8H", "KC", "QC", "JC", "TC", "9C", "8C",
+                      "7C", "7D"}  # fmt: skip
+
+
+def test_the_index_search_reads_a_guess_first_where_a_card_on_the_frame_settled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # deck F's court cards settle only at the squash a step above the frame's (they lie
+    # where the perspective differs from the number cards that measure it). Once one has
+    # settled there, the next are read there first, at the same scale: the same cards from
+    # 62 corners where the search took 89, as each tried every scale at the frame's squash
+    recognizer = Recognizer()
+    assert recognizer.reader is not None
+    reader, counted = recognizer.reader, []
+    read = reader.read
+
+    def counting(patches: list[np.ndarray], *, ink: bool = True) -> list[CornerRead]:
+        counted.append(len(patches))
+        return read(patches, ink=ink)
+
+    monkeypatch.setattr(reader, "read", counting)
+    found = recognizer.recognize(_deck_f_frame())
+    assert {d.card.code for d in found.cards if d.card is not None} == _DECK_F_FRAME_READ
+    assert sum(counted) <= 64, counted
+
+
+def test_the_rendered_glyphs_read_no_more_of_a_real_frame_than_its_first_outlines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the built-in profile's glyphs are rendered ones: they name no card on deck F's first
+    # outlines, and its other outlines are left to the learned reader (all but one cut by
+    # the frame's edge, too small for it), which reads the same cards as when the glyphs
+    # had looked at every outline first
+    recognizer = Recognizer()
+    looked: list[np.ndarray] = []
+    classify = recognizer._classify_glyphs
+
+    def counting(frame: np.ndarray, quad: np.ndarray, loose: bool = False) -> object:
+        looked.append(quad)
+        return classify(frame, quad, loose)
+
+    monkeypatch.setattr(recognizer, "_classify_glyphs", counting)
+    found = recognizer.recognize(_deck_f_frame())
+    aspect = recognizer.profile.aspect
+    assert len(looked) == GLYPHS_LOOK + 1
+    assert effective_size(looked[-1], aspect) < LEARNED_MIN_SIDE
+    assert min(effective_size(q, aspect) for q in looked[:GLYPHS_LOOK]) >= LEARNED_MIN_SIDE
+    assert {d.card.code for d in found.cards if d.card is not None} == _DECK_F_FRAME_READ
 
 
 def test_the_learned_reader_checks_the_pair_of_corners_the_rendered_glyphs_named() -> None:
