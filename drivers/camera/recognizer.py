@@ -3136,19 +3136,20 @@ class Recognizer:
         outlines, the frame is no print of theirs, and its other outlines large enough for
         the learned reader (:data:`LEARNED_MIN_SIDE`) are left to it (:func:`_unread_glyphs`:
         a back told by its whiteness alone)."""
-        out: list[_GlyphVerdict] = []
-        for i, (quad, doubt) in enumerate(zip(quads, doubtful, strict=True)):
-            if (
-                i >= GLYPHS_LOOK
-                and self._builtin
-                and self.reader is not None
-                and not any(g.status is Status.CARD for g in out[:GLYPHS_LOOK])
+        first = zip(quads[:GLYPHS_LOOK], doubtful[:GLYPHS_LOOK], strict=True)
+        out = [self._classify_glyphs(frame, quad, doubt) for quad, doubt in first]
+        theirs = (
+            not self._builtin or self.reader is None or any(g.status is Status.CARD for g in out)
+        )
+        for quad, doubt in zip(quads[GLYPHS_LOOK:], doubtful[GLYPHS_LOOK:], strict=True):
+            left = (
+                not theirs
                 and min(_side_lengths(quad.tolist())) >= MIN_CARD_SIDE
                 and effective_size(quad, self.profile.aspect) >= LEARNED_MIN_SIDE
-            ):
-                out.append(_unread_glyphs(frame, quad))
-            else:
-                out.append(self._classify_glyphs(frame, quad, doubt))
+            )
+            out.append(
+                _unread_glyphs(frame, quad) if left else self._classify_glyphs(frame, quad, doubt)
+            )
         return out
 
     def _classify_glyphs(

@@ -50,6 +50,7 @@ from simulators.camera.scene import (
     scatter_cards,
 )
 from tests.support.real_cards import real_photo
+from tests.support.spies import spy
 
 
 def test_dealt_table_reads_every_card_in_its_zone(
@@ -76,17 +77,11 @@ def test_the_rendered_glyphs_read_every_outline_of_a_rendered_frame_and_a_back_u
     placements = deal_layout(layout, STANDARD_52.shuffled(rng)[:19], rng, dealer_down=1)
     frame = render_scene(placements, SceneOptions(), seed=4).image
     recognizer = Recognizer()
-    looked: list[np.ndarray] = []
     classify = recognizer._classify_glyphs
-
-    def counting(image: np.ndarray, quad: np.ndarray, loose: bool = False) -> object:
-        looked.append(quad)
-        return classify(image, quad, loose)
-
-    monkeypatch.setattr(recognizer, "_classify_glyphs", counting)
+    calls = spy(monkeypatch, recognizer, "_classify_glyphs")
     recognizer.recognize(frame)
     found = locate(exposed(frame))
-    assert len(looked) == len(found.full) == 19
+    assert len(calls) == len(found.full) == 19
     unread = [recognizer_module._unread_glyphs(frame, q).status for q in found.full]
     read = [classify(frame, q).status for q in found.full]
     assert unread.count(Status.FACE_DOWN) == read.count(Status.FACE_DOWN) == 1

@@ -59,6 +59,7 @@ from drivers.camera.recognizer import (
     effective_size,
 )
 from tests.support.real_cards import real_cards, real_photo
+from tests.support.spies import spy
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the real photographs (development and test only, never shipped), beside the project
@@ -454,8 +455,22 @@ def _deck_f_frame() -> np.ndarray:
 
 #: what deck F's frame shows read: its court cards from their index corners alone (their
 #: white border on light wood is not found as an outline), its other cards from outlines
-_DECK_F_FRAME_READ = {"KH", "QH", "JH", "TH", "9H", "8H", "KC", "QC", "JC", "TC", "9C", "8C",
-                      "7C", "7D"}  # fmt: skip
+_DECK_F_FRAME_READ = {
+    "KH",
+    "QH",
+    "JH",
+    "TH",
+    "9H",
+    "8H",
+    "KC",
+    "QC",
+    "JC",
+    "TC",
+    "9C",
+    "8C",
+    "7C",
+    "7D",
+}
 
 
 def test_the_index_search_reads_a_guess_first_where_a_card_on_the_frame_settled(
@@ -466,18 +481,11 @@ def test_the_index_search_reads_a_guess_first_where_a_card_on_the_frame_settled(
     # settled there, the next are read there first, at the same scale: the same cards from
     # 62 corners where the search took 89, as each tried every scale at the frame's squash
     recognizer = Recognizer()
-    assert recognizer.reader is not None
-    reader, counted = recognizer.reader, []
-    read = reader.read
-
-    def counting(patches: list[np.ndarray], *, ink: bool = True) -> list[CornerRead]:
-        counted.append(len(patches))
-        return read(patches, ink=ink)
-
-    monkeypatch.setattr(reader, "read", counting)
+    calls = spy(monkeypatch, recognizer.reader, "read")
     found = recognizer.recognize(_deck_f_frame())
     assert {d.card.code for d in found.cards if d.card is not None} == _DECK_F_FRAME_READ
-    assert sum(counted) <= 64, counted
+    corners = [len(args[0]) for args, _ in calls]
+    assert sum(corners) <= 64, corners
 
 
 def test_the_rendered_glyphs_read_no_more_of_a_real_frame_than_its_first_outlines(
@@ -488,15 +496,9 @@ def test_the_rendered_glyphs_read_no_more_of_a_real_frame_than_its_first_outline
     # the frame's edge, too small for it), which reads the same cards as when the glyphs
     # had looked at every outline first
     recognizer = Recognizer()
-    looked: list[np.ndarray] = []
-    classify = recognizer._classify_glyphs
-
-    def counting(frame: np.ndarray, quad: np.ndarray, loose: bool = False) -> object:
-        looked.append(quad)
-        return classify(frame, quad, loose)
-
-    monkeypatch.setattr(recognizer, "_classify_glyphs", counting)
+    calls = spy(monkeypatch, recognizer, "_classify_glyphs")
     found = recognizer.recognize(_deck_f_frame())
+    looked = [args[1] for args, _ in calls]
     aspect = recognizer.profile.aspect
     assert len(looked) == GLYPHS_LOOK + 1
     assert effective_size(looked[-1], aspect) < LEARNED_MIN_SIDE
