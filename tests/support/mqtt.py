@@ -221,6 +221,21 @@ class Probe:
         with self._cond:
             return [m for m in self._received if topic_matches(topic_filter, m.topic)]
 
+    def wait_messages(self, topic_filter: str, count: int, timeout: float = WAIT) -> list[Received]:
+        """:meth:`messages` once at least ``count`` arrived on ``topic_filter``, waiting
+        (each message is looked at once, however many arrive)."""
+        seen, matched = 0, 0
+
+        def enough() -> bool:
+            nonlocal seen, matched
+            fresh = self._received[seen:]
+            seen += len(fresh)
+            matched += sum(topic_matches(topic_filter, m.topic) for m in fresh)
+            return matched >= count
+
+        self._wait(enough, f"fewer than {count} messages on {topic_filter}", timeout)
+        return self.messages(topic_filter)
+
     def topics(self) -> set[str]:
         """The topics of every message so far."""
         return {m.topic for m in self.messages()}

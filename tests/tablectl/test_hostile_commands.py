@@ -10,7 +10,6 @@ the same after them all, its thread is alive, and a well-formed bet afterwards i
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -26,16 +25,6 @@ from tests.support.hostile import KINDS, hostile_payloads
 from tests.tablectl.test_running_hardware import command, table_file
 
 SEED = 20261124
-
-
-def wait_for_replies(probe: Any, topic: str, count: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(probe.messages(topic)) < count:
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"{len(probe.messages(topic))} replies of {count} after {timeout} s"
-            )
-        time.sleep(0.01)
 
 
 @pytest.mark.parametrize(
@@ -67,7 +56,7 @@ def test_hostile_commands_are_all_refused_and_change_nothing(
             for kind, payload in payloads[start : start + 250]:
                 seat.publish(topics.cmd, payload)
                 sent[kind] += 1
-            wait_for_replies(seat, topics.reply, sum(sent.values()))
+            seat.wait_messages(topics.reply, sum(sent.values()), timeout=60.0)
         replies = [json.loads(m.payload) for m in seat.messages(topics.reply)]
         assert len(replies) == count
         accepted = [r for r in replies if r["ok"] or not r.get("reason")]
@@ -80,7 +69,7 @@ def test_hostile_commands_are_all_refused_and_change_nothing(
         # the table still serves its players
         bet = {"v": 1, "id": "ok-1", "command": "place_bet", "hand": "box 1", "spot": "ante"}
         seat.publish(topics.cmd, json.dumps({**bet, "amount": "100"}))
-        wait_for_replies(seat, topics.reply, count + 1)
+        seat.wait_messages(topics.reply, count + 1, timeout=60.0)
         last = json.loads(seat.messages(topics.reply)[-1].payload)
         assert last["id"] == "ok-1" and last["ok"], last
     finally:

@@ -223,14 +223,25 @@ def test_a_page_that_sends_too_fast_is_refused_the_excess(
 def test_a_command_without_a_reply_is_sent_again_with_its_id_then_the_page_is_told(
     embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any, monkeypatch: Any
 ) -> None:
+    """The answered command's resend is an hour away, so its one send does not race a busy
+    machine; that its reply ended the wait is read from the link's pending commands. The
+    unanswered one is resent every 0.2 s: its count and the page's refusal need no timing."""
     from tablectl.web import gateway
 
-    monkeypatch.setattr(gateway, "RETRY_SECONDS", 0.2)
+    links: list[gateway.RoleLink] = []
+    start = gateway.RoleLink.start
+
+    async def recorded(self: gateway.RoleLink, *args: Any) -> str | None:
+        links.append(self)
+        return await start(self, *args)
+
+    monkeypatch.setattr(gateway.RoleLink, "start", recorded)
+    monkeypatch.setattr(gateway, "RETRY_SECONDS", 3600.0)
     controller = mqtt_client(embedded_broker)
     controller.subscribe(f"tablectl/{table_id}/dealer/cmd")
     server = serve(embedded_broker)
 
-    async def page() -> tuple[str, str, str]:
+    async def page() -> tuple[str, bool, str, str]:
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             login = {"role": "dealer", "table": table_id, "password": "any"}
             async with http.post(f"{server.url}/login", json=login) as r:
@@ -240,13 +251,18 @@ def test_a_command_without_a_reply_is_sent_again_with_its_id_then_the_page_is_to
                 answered = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]["id"]
                 reply = {"v": 1, "type": "reply", "id": answered, "ok": True}
                 controller.publish(f"tablectl/{table_id}/dealer/reply", json.dumps(reply))
+                await frames_until(ws, lambda f: f.get("topic") == "dealer/reply")
+                still_waiting = answered in links[-1].pending  # the reply came before the frame
+                monkeypatch.setattr(gateway, "RETRY_SECONDS", 0.2)
                 await ws.send_json({"command": {"command": "no_more_bets"}, "ref": "r2"})
                 lost = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]["id"]
                 told = await frames_until(ws, lambda f: f.get("ref") == "r2")
-                return answered, lost, told[-1]["refused"]
+                return answered, still_waiting, lost, told[-1]["refused"]
 
-    answered, lost, told = asyncio.run(page())
-    sends = [json.loads(m.payload)["id"] for m in controller.messages(f"tablectl/{table_id}/+/cmd")]
+    answered, still_waiting, lost, told = asyncio.run(page())
+    assert not still_waiting
+    cmds = controller.wait_messages(f"tablectl/{table_id}/+/cmd", 2 + gateway.RETRIES)
+    sends = [json.loads(m.payload)["id"] for m in cmds]
     assert sends.count(answered) == 1
     assert sends.count(lost) == 1 + gateway.RETRIES
     assert f"expected the table's answer to no_more_bets (id {lost})" in told
