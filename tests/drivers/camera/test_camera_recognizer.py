@@ -818,6 +818,50 @@ def test_court_cards_on_light_wood_are_found_whole_by_their_edges_and_white_bord
     assert len(whole) >= 16
 
 
+def test_an_outline_an_index_bites_into_is_measured_onto_the_cards_own_edges() -> None:
+    # a card on a mid-grey table whose outline, as the paper mask traced it, cuts 12 px
+    # into its top-left corner (an index printed near the edge), and the same outline
+    # moved half off the frame: the first is measured all round onto the card's edges
+    # (further than the reach where that makes it a truer parallelogram), the second,
+    # a card the frame cuts, is left as it was found (read by its corners)
+    frame = np.full((400, 400, 3), 110, np.uint8)
+    card = np.array([[100.0, 80.0], [250.0, 80.0], [250.0, 290.0], [100.0, 290.0]])
+    cv2.fillPoly(frame, [card.astype(np.int32).reshape(-1, 1, 2)], (235, 235, 235))
+    cv2.putText(frame, "10", (104, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (30, 30, 30), 2)
+    bitten = card.copy()
+    bitten[0] = (112.0, 80.0)
+    (measured,), (sides,) = recognizer_module.measure_quads(frame, [bitten], reach=6.0)
+    assert sides.all(), sides
+    assert np.abs(measured - card).max() < 1.5, measured.round(1).tolist()
+    cut = bitten - np.array([0.0, 150.0])
+    (kept,), (cut_sides,) = recognizer_module.measure_quads(frame, [cut], reach=6.0)
+    assert not cut_sides.all()
+    assert np.abs(kept - cut).max() < 1.5 * 6.0
+
+
+def test_deck_fs_tens_whose_indices_bite_into_their_outlines_are_read_whole_on_light_wood(
+    recognizer: Recognizer,
+) -> None:
+    # the same rows of deck F on light wood: the ten of clubs' and the ten of hearts' paper
+    # outlines are bitten by their indices (one side tilted, a corner up to 15 px in); each
+    # is measured all round onto its own edges, so both are read from their outlines, not
+    # from index corners guessed one by one (15 corners the ten of clubs took)
+    photo = read_image(real_photo("ger_all_cards.jpg"))
+    frame = np.asarray(
+        cv2.resize(photo[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
+    )
+    located = recognizer_module.locate(frame)
+    read = {str(d.card): d for d in recognizer.recognize(frame).cards if d.card}
+    for name in ("TC", "TH"):
+        at = [
+            (quad, sides)
+            for quad, sides in zip(located.full, located.measured, strict=True)
+            if cv2.pointPolygonTest(quad.astype(np.float32), read[name].centre, False) >= 0
+        ]
+        assert len(at) == 1 and at[0][1].all(), (name, at)
+        assert np.abs(np.array(read[name].corners) - at[0][0]).max() < 1.0, name
+
+
 def test_the_learned_readers_checks_of_a_frame_read_together_say_what_each_says_alone() -> None:
     # deck F's layout at 1280 pixels: the built-in profile's reads the learned reader checks
     # (read in one call, second corners only where the first dissents) are refused exactly
