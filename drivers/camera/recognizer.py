@@ -840,6 +840,7 @@ def edge_shapes(
     min_side: float = 10.0,
     known: Sequence[NDArray[np.float64] | NDArray[np.int32]] = (),
     planes: tuple[Image, Image] | None = None,
+    edges: Image | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
     """:func:`edge_quads`, and the outlines of the stretches of paper that the edges
     enclose but that are no whole card: the visible parts of cards lying partly under
@@ -854,9 +855,9 @@ def edge_shapes(
     on white). The stretches of paper are those of the second look that hold no card found
     whole. ``planes``, where given, are the frame's unsaturated pixels and its HSV value
     as :func:`_paper_value_sat` found them (not converted again: 2 ms a light table's
-    frame)."""
+    frame); ``edges``, where given, the frame's :func:`canny_edges` (left unchanged)."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
-    edges = np.asarray(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH), np.uint8)
+    edges = canny_edges(grey) if edges is None else edges.copy()
     if planes is None:
         hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
         low_sat = cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1]
@@ -885,6 +886,12 @@ def edge_shapes(
         if shows_print(grey, rim):
             parts.append(rim)
     return out, parts
+
+
+def canny_edges(grey: Image) -> Image:
+    """Canny's edges of the lightly blurred grey frame, as the light table's edge search
+    (:func:`edge_shapes`) takes them."""
+    return np.asarray(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH), np.uint8)
 
 
 #: a stretch of paper shows print (an index, a pip) where at least PART_INK of it (its holes
@@ -2572,9 +2579,16 @@ def _add_edge_quads(
     if not light and any(o is None for o in loose):
         return quads, outlines, loose  # paper is brighter than a darker table, paler than felt
     clean = [q.astype(np.float64) for q, o in zip(quads, loose, strict=True) if o is None]
-    # a card too small to read is not looked for by its edges alone
+    # a card too small to read is not looked for by its edges alone (the edges found once:
+    # 1.5 ms a light table's frame where they were found again below)
+    edges = canny_edges(np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8))
     found, parts = edge_shapes(
-        small, min_area=min_area, min_side=MIN_CARD_SIDE / factor, known=clean, planes=planes
+        small,
+        min_area=min_area,
+        min_side=MIN_CARD_SIDE / factor,
+        known=clean,
+        planes=planes,
+        edges=edges,
     )
     if not found and not parts:
         return quads, outlines, loose
@@ -2596,8 +2610,6 @@ def _add_edge_quads(
             # unless edges run all round it: a card lying on top, or one whose paper the
             # paper test ran into a pale, textured table
             if near is None:
-                grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-                edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), EDGE_LOW, EDGE_HIGH)
                 near = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
             if _edge_support(quad, near) < WHOLE_OUTLINE:
                 continue
