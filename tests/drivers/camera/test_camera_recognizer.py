@@ -862,6 +862,20 @@ def test_deck_fs_tens_whose_indices_bite_into_their_outlines_are_read_whole_on_l
         assert np.abs(np.array(read[name].corners) - at[0][0]).max() < 1.0, name
 
 
+def test_two_cards_read_each_with_its_index_inside_the_other_are_a_contradiction() -> None:
+    # a card lies flat: of two overlapping, only the upper one's print shows where they
+    # overlap. Each index deep inside the other card: one of them is no card there; one
+    # index just inside the other card's edge (a guessed quad a few pixels off): no telling
+    queen = np.array([[100.0, 100.0], [200.0, 100.0], [200.0, 240.0], [100.0, 240.0]])
+    four = queen + np.array([70.0, 40.0])
+    a = (Card.parse("QH"), 0.3, queen, (180.0, 160.0))  # inside the four by 10 px or more
+    b = (Card.parse("4S"), 0.3, four, (185.0, 170.0))  # inside the queen by 15 px
+    assert recognizer_module._under_each_other(a, b, 8.0)
+    assert not recognizer_module._under_each_other(a, b, 12.0)  # deeper than the reach
+    shallow = (Card.parse("4S"), 0.3, four, (195.0, 170.0))  # 5 px inside the queen
+    assert not recognizer_module._under_each_other(a, shallow, 8.0)
+
+
 def test_the_learned_readers_checks_of_a_frame_read_together_say_what_each_says_alone() -> None:
     # deck F's layout at 1280 pixels: the built-in profile's reads the learned reader checks
     # (read in one call, second corners only where the first dissents) are refused exactly

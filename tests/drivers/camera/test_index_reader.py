@@ -324,6 +324,7 @@ def test_training_is_reproducible() -> None:
 
 
 @pytest.mark.full
+@pytest.mark.timeout(900)  # about 150 s in the full suite; over 300 s with more work beside it
 def test_training_again_gives_the_same_accuracy(tmp_path: Path) -> None:
     # a smaller training run, twice with one seed: the same network and the same reads of
     # corners in fonts held out of training
