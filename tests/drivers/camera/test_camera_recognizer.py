@@ -789,6 +789,15 @@ def test_a_laid_out_deck_scaled_to_any_frame_reads_no_card_out_of_its_place(
                 assert xa < xb, (a, b)  # a's column left of b's
 
 
+def _deck_f_rows() -> np.ndarray:
+    """Three of deck F's rows of seven on light wood, enlarged to 1280x720 as the benchmark
+    takes them (its frame of 21 whole cards)."""
+    photo = read_image(real_photo("ger_all_cards.jpg"))
+    return np.asarray(
+        cv2.resize(photo[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
+    )
+
+
 def test_court_cards_on_light_wood_are_found_whole_by_their_edges_and_white_border(
     recognizer: Recognizer,
 ) -> None:
@@ -799,10 +808,7 @@ def test_court_cards_on_light_wood_are_found_whole_by_their_edges_and_white_bord
     # ringed with paper inside, are cards: the six court cards clear of the frame's edge
     # (the jack of hearts' figure holds too little paper) were each read from a corner
     # alone, on a guessed card
-    photo = read_image(real_photo("ger_all_cards.jpg"))
-    frame = np.asarray(
-        cv2.resize(photo[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
-    )
+    frame = _deck_f_rows()
     whole = [q.astype(np.float32) for q in recognizer_module.locate(frame).cards()]
     courts = {
         d.card: d.centre
@@ -846,10 +852,7 @@ def test_deck_fs_tens_whose_indices_bite_into_their_outlines_are_read_whole_on_l
     # outlines are bitten by their indices (one side tilted, a corner up to 15 px in); each
     # is measured all round onto its own edges, so both are read from their outlines, not
     # from index corners guessed one by one (15 corners the ten of clubs took)
-    photo = read_image(real_photo("ger_all_cards.jpg"))
-    frame = np.asarray(
-        cv2.resize(photo[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
-    )
+    frame = _deck_f_rows()
     located = recognizer_module.locate(frame)
     read = {str(d.card): d for d in recognizer.recognize(frame).cards if d.card}
     for name in ("TC", "TH"):
