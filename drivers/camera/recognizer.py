@@ -794,21 +794,31 @@ SEGMENT_REACH = 0.02
 SEGMENT_HALVE = 300
 
 
-def _segments(grey: Image) -> NDArray[np.float32]:
+def _segments(grey: Image, windows: Sequence[_Window] | None = None) -> NDArray[np.float32]:
     """Straight segments (x0, y0, x1, y1) of the grey frame (OpenCV's line segment
     detector on the frame with its contrast equalised locally, CLAHE), long enough to be
     part of a card's edge, each drawn longer at both ends to bridge the gap a corner
-    leaves."""
+    leaves. ``windows``: only those parts of the frame are looked at (the contrast still
+    equalised over the whole frame)."""
     h, w = grey.shape[:2]
     half = min(w, h) >= SEGMENT_HALVE  # a card's edge is long enough at half the size
     look = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA) if half else grey
     equal = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(look)
-    found: Any = cv2.createLineSegmentDetector().detect(
-        equal if half else cv2.GaussianBlur(equal, (3, 3), 0)
-    )[0]
-    if found is None:
+    if not half:
+        equal = cv2.GaussianBlur(equal, (3, 3), 0)
+    k = 2 if half else 1
+    detector = cv2.createLineSegmentDetector()
+    runs = []
+    for x0, y0, x1, y1 in windows if windows is not None else [(0, 0, w, h)]:
+        a, b = x0 // k, y0 // k
+        found: Any = detector.detect(equal[b : -(-y1 // k), a : -(-x1 // k)])[0]
+        if found is not None:
+            runs.append(
+                np.asarray(found, np.float32).reshape(-1, 4) + np.array([a, b, a, b], np.float32)
+            )
+    if not runs:
         return np.zeros((0, 4), np.float32)
-    lines = np.asarray(found, np.float32).reshape(-1, 4)
+    lines = np.vstack(runs)
     if half:
         lines = (lines + 0.5) * 2 - 0.5
     step = lines[:, 2:] - lines[:, :2]
@@ -870,12 +880,20 @@ def edge_shapes(
     found, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     blobs = [np.asarray(c, np.int32) for c in found]
     out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side, blobs)
+    # the second look only where paper lies outside every card known or found
+    # (:func:`_unexplained`): on deck F's rows of 21 cards, a sixth of the frame
+    windows = _unexplained(paper, [*known, *out], min_area)
     # all the segments drawn in one call: the same pixels as one ``cv2.line`` each (both
     # round halves to even), 0.3 ms where a loop over 400 segments took 6
-    segments = np.round(_segments(grey)).astype(np.int32).reshape(-1, 2, 2)
+    segments = np.round(_segments(grey, windows)).astype(np.int32).reshape(-1, 2, 2)
     cv2.polylines(edges, list(segments), False, 255, 1)
-    more, regions = _edge_look(edges, paper, [*known, *out], min_area, min_side)
-    out += more
+    regions = []
+    for window in windows:
+        more, found_regions = _edge_look(
+            edges, paper, [*known, *out], min_area, min_side, window=window
+        )
+        out += more
+        regions += found_regions
     parts = []
     for rim in regions:
         (cx, cy), (a, b), _ = cv2.minAreaRect(rim)
@@ -925,17 +943,31 @@ def _edge_look(
     min_area: float,
     min_side: float,
     blobs: Sequence[NDArray[np.int32]] = (),
+    window: _Window | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]]]:
     """One look of :func:`edge_shapes` at an edge map (changed in place: the edges inside
     the ``known`` outlines are dropped): the card quadrilaterals, and the outlines of the
     regions the edges enclose that are mostly paper and centred on no known card. The
     hulls of ``blobs`` (stretches of paper) are candidates too, held to
-    :func:`_edge_card`'s test of a court card alone."""
+    :func:`_edge_card`'s test of a court card alone.
+
+    ``window`` (x0, y0, x1, y1): only that part of the frame is looked at. A region or a
+    run of edges that reaches one of its sides inside the frame is cut by it, and is no
+    candidate (a card lies wholly inside the window that its paper gives it)."""
+    full_h, full_w = edges.shape[:2]
+    x0, y0, x1, y1 = window if window is not None else (0, 0, full_w, full_h)
+    shift = np.array([x0, y0], np.int32)
+    edges, paper = edges[y0:y1, x0:x1], paper[y0:y1, x0:x1]  # views: ``edges`` still changed
+    if window is not None:
+        blobs = [np.asarray(b - shift, np.int32) for b in blobs]
     h, w = edges.shape[:2]
+    # the sides of the window that lie inside the frame (left, top, right, bottom)
+    cut = (x0 > 0, y0 > 0, x1 < full_w, y1 < full_h)
     done = np.zeros((h, w), np.uint8)
     if known:
         for outline in known:
-            cv2.fillPoly(done, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], 255)
+            rim = np.round(outline).astype(np.int32).reshape(-1, 1, 2) - shift
+            cv2.fillPoly(done, [rim], 255)
         done = np.asarray(cv2.dilate(done, _SQUARE, iterations=2), np.uint8)
         edges[done > 0] = 0
     thick = cv2.dilate(edges, _SQUARE)
@@ -953,10 +985,13 @@ def _edge_look(
 
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
     area = stats[:, cv2.CC_STAT_AREA]
-    for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * w * h)):
+    for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * full_w * full_h)):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
-        if border and area[i] > BORDER_PART * w * h:
+        reach = (x == 0, y == 0, x + bw >= w, y + bh >= h)
+        if any(r and c for r, c in zip(reach, cut, strict=True)):
+            continue  # cut by the window
+        border = any(reach)
+        if border and area[i] > BORDER_PART * full_w * full_h:
             continue  # the table round the cards
         region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
         found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -975,8 +1010,10 @@ def _edge_look(
     for k, curve in enumerate([*curves, *blobs]):
         if not _may_hold(len(curve), min_area):  # most of a light table's curves, 0.5 ms a frame
             continue
+        if window is not None and k < len(curves) and _reaches(curve, w, h, cut):
+            continue  # cut by the window
         wrap = cv2.convexHull(curve)
-        if min_area <= cv2.contourArea(wrap) <= 0.95 * w * h:
+        if min_area <= cv2.contourArea(wrap) <= 0.95 * full_w * full_h:
             hulls.append(
                 (
                     np.asarray(wrap, np.float64).reshape(-1, 2),
@@ -1026,7 +1063,68 @@ def _edge_look(
                 continue  # the same card twice (its region and its outline)
             out.append(quad)
             sizes.append((centre, size))
-    return out, regions
+    if window is None:
+        return out, regions
+    return [q + shift for q in out], [r + shift for r in regions]
+
+
+#: a part of the frame (x0, y0, x1, y1: the first column and row in it, the first beyond)
+_Window = tuple[int, int, int, int]
+
+#: the paper outside every card known or found is looked at again (:func:`_unexplained`)
+#: in windows round each stretch of it of at least UNEXPLAINED_SHARE of the least card's
+#: area, widened by UNEXPLAINED_MARGIN of the frame's shorter side on each side; where
+#: the windows cover UNEXPLAINED_WHOLE of the frame or more, the whole frame is
+UNEXPLAINED_SHARE = 0.05
+UNEXPLAINED_MARGIN = 0.05
+UNEXPLAINED_WHOLE = 0.6
+
+
+def _unexplained(
+    paper: Image, cards: Sequence[NDArray[np.float64] | NDArray[np.int32]], min_area: float
+) -> list[_Window]:
+    """The windows of the frame where paper lies outside every one of ``cards`` (opened by
+    a 5-pixel square: the slivers along a card's rim are none), each stretch's bounding box
+    widened by :data:`UNEXPLAINED_MARGIN`, those that overlap merged; none where no such
+    paper lies, the whole frame where they cover most of it."""
+    h, w = paper.shape[:2]
+    left = paper.copy()
+    for card in cards:  # one by one: overlapping outlines filled at once cancel out
+        cv2.fillPoly(left, [np.round(card).astype(np.int32).reshape(-1, 1, 2)], 0)
+    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
+    # each stretch's outline (0.1 ms on deck F's rows, where its connected components took
+    # 1.5), its area the outline's own
+    found, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    m = max(4, round(UNEXPLAINED_MARGIN * min(w, h)))
+    boxes = []
+    for outline in found:
+        if cv2.contourArea(outline) >= UNEXPLAINED_SHARE * min_area:
+            x, y, bw, bh = cv2.boundingRect(outline)
+            boxes.append([max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)])
+    merged = True
+    while merged:  # overlapping windows made one, until none overlap
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) >= UNEXPLAINED_WHOLE * w * h:
+        return [(0, 0, w, h)]
+    return [(b[0], b[1], b[2], b[3]) for b in boxes]
+
+
+def _reaches(curve: NDArray[Any], w: int, h: int, cut: tuple[bool, ...]) -> bool:
+    """Whether a run of edge pixels in a ``w`` by ``h`` window touches one of the window's
+    sides that ``cut`` marks as lying inside the frame."""
+    x, y, bw, bh = cv2.boundingRect(curve)
+    reach = (x == 0, y == 0, x + bw >= w, y + bh >= h)
+    return any(r and c for r, c in zip(reach, cut, strict=True))
 
 
 #: a quadrilateral from edges that does not run along them is snapped onto them

@@ -1,6 +1,7 @@
 import math
 import random
 from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -863,6 +864,76 @@ def test_deck_fs_tens_whose_indices_bite_into_their_outlines_are_read_whole_on_l
         ]
         assert len(at) == 1 and at[0][1].all(), (name, at)
         assert np.abs(np.array(read[name].corners) - at[0][0]).max() < 1.0, name
+
+
+def test_paper_outside_the_cards_found_is_looked_at_again_only_in_windows_round_it() -> None:
+    # a light table's second look: where paper lies outside every card found, a window
+    # round each stretch of it (overlapping ones made one); none where the cards found
+    # explain all the paper; the whole frame where the windows would cover most of it
+    paper = np.zeros((360, 640), np.uint8)
+    card = np.array([[40.0, 40.0], [120.0, 40.0], [120.0, 150.0], [40.0, 150.0]])
+    cv2.fillConvexPoly(paper, card.astype(np.int32), 255)
+    assert recognizer_module._unexplained(paper, [card], 200.0) == []
+    cv2.rectangle(paper, (300, 200), (379, 309), 255, -1)  # a card not found
+    cv2.rectangle(paper, (390, 200), (469, 309), 255, -1)  # and one beside it
+    cv2.rectangle(paper, (200, 60), (201, 150), 255, -1)  # a sliver, 2 px wide: no card
+    margin = round(recognizer_module.UNEXPLAINED_MARGIN * 360)
+    (window,) = recognizer_module._unexplained(paper, [card], 200.0)
+    assert window == (300 - margin, 200 - margin, 470 + margin, 310 + margin)
+    paper[:, 150:] = 255  # paper over most of the frame
+    assert recognizer_module._unexplained(paper, [card], 200.0) == [(0, 0, 640, 360)]
+
+
+def test_a_look_in_a_window_takes_no_region_the_window_cuts_for_a_card() -> None:
+    # edges outlining a card wholly inside a window, and another card's outline cut by the
+    # window's side: the first is found, in the frame's pixels; the second is not (only its
+    # part lies in the window), nor is the one the frame's own edge cuts refused for that
+    frame = np.zeros((360, 640), np.uint8)
+    whole = np.array([[100.0, 100.0], [180.0, 100.0], [180.0, 210.0], [100.0, 210.0]])
+    cut = whole + np.array([150.0, 0.0])
+    paper = np.zeros_like(frame)
+    edges = np.zeros_like(frame)
+    for quad in (whole, cut):
+        cv2.fillConvexPoly(paper, quad.astype(np.int32), 255)
+        cv2.polylines(edges, [quad.astype(np.int32)], True, 255, 1)
+    found, regions = recognizer_module._edge_look(edges.copy(), paper, [], 2000.0, 20.0)
+    assert len(found) == 2 and len(regions) == 2
+    (first,) = [q for q in found if q[:, 0].max() < 200]
+    window = (60, 60, 290, 260)  # the second card's right side lies beyond it
+    found, regions = recognizer_module._edge_look(
+        edges.copy(), paper, [], 2000.0, 20.0, window=window
+    )
+    # the paper inside each outline is a region too; the part the window cuts is none
+    (region,) = regions
+    x, y, w, h = cv2.boundingRect(region)
+    assert x >= 100 and y >= 100 and x + w <= 181 and y + h <= 211, (x, y, w, h)
+    (card,) = found  # as the whole frame's look found it (inside the edge's pixels)
+    assert np.array_equal(card, first), (card.tolist(), first.tolist())
+    assert np.abs(recognizer_module._order(card) - whole).max() <= 2.0, card.tolist()
+
+
+def test_the_second_look_in_windows_finds_what_a_look_at_the_whole_frame_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # real light tables whose second look runs in windows (deck B's cards on a light cloth,
+    # deck J's jack in dim light, deck F's cards on light wood): the cards found whole and
+    # the stretches of paper found by their edges are those a second look at the whole frame
+    # finds (in windows without their margins, a card and two stretches are lost or changed)
+    def shapes(found: tuple[list[np.ndarray], list[np.ndarray]]) -> tuple[list[Any], list[Any]]:
+        return [q.tolist() for q in found[0]], [cv2.boundingRect(r) for r in found[1]]
+
+    for name in ("amm_IMG_7841.jpg", "khac_d_J_20200820_112511.jpg", "ger_7_2.jpg"):
+        calls = spy(monkeypatch, recognizer_module, "edge_shapes")
+        locate(exposed(read_image(real_photo(name))))
+        ((args, kwargs),) = calls
+        monkeypatch.undo()
+        windowed = recognizer_module.edge_shapes(*args, **kwargs)
+        with monkeypatch.context() as m:
+            m.setattr(
+                recognizer_module, "_unexplained", lambda paper, *_: [(0, 0, *paper.shape[::-1])]
+            )
+            whole = recognizer_module.edge_shapes(*args, **kwargs)
+        assert shapes(windowed) == shapes(whole), name
 
 
 def test_two_cards_read_each_with_its_index_inside_the_other_are_a_contradiction() -> None:
