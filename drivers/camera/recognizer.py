@@ -881,7 +881,7 @@ def edge_shapes(
     blobs = [np.asarray(c, np.int32) for c in found]
     out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side, blobs)
     # the second look only where paper lies outside every card known or found
-    # (:func:`_unexplained`): on deck F's rows of 21 cards, a sixth of the frame
+    # (:func:`_unexplained`): on deck F's rows of 21 cards, a quarter of the frame
     windows = _unexplained(paper, [*known, *out], min_area)
     # all the segments drawn in one call: the same pixels as one ``cv2.line`` each (both
     # round halves to even), 0.3 ms where a loop over 400 segments took 6
@@ -987,8 +987,8 @@ def _edge_look(
     area = stats[:, cv2.CC_STAT_AREA]
     for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * full_w * full_h)):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        reach = (x == 0, y == 0, x + bw >= w, y + bh >= h)
-        if any(r and c for r, c in zip(reach, cut, strict=True)):
+        reach = _sides_reached((x, y, bw, bh), w, h)
+        if _cut_by(reach, cut):
             continue  # cut by the window
         border = any(reach)
         if border and area[i] > BORDER_PART * full_w * full_h:
@@ -1010,7 +1010,11 @@ def _edge_look(
     for k, curve in enumerate([*curves, *blobs]):
         if not _may_hold(len(curve), min_area):  # most of a light table's curves, 0.5 ms a frame
             continue
-        if window is not None and k < len(curves) and _reaches(curve, w, h, cut):
+        if (
+            window is not None
+            and k < len(curves)
+            and _cut_by(_sides_reached(cv2.boundingRect(curve), w, h), cut)
+        ):
             continue  # cut by the window
         wrap = cv2.convexHull(curve)
         if min_area <= cv2.contourArea(wrap) <= 0.95 * full_w * full_h:
@@ -1074,10 +1078,14 @@ _Window = tuple[int, int, int, int]
 #: the paper outside every card known or found is looked at again (:func:`_unexplained`)
 #: in windows round each stretch of it of at least UNEXPLAINED_SHARE of the least card's
 #: area, widened by UNEXPLAINED_MARGIN of the frame's shorter side on each side; where
-#: the windows cover UNEXPLAINED_WHOLE of the frame or more, the whole frame is
+#: the windows cover UNEXPLAINED_WHOLE of the frame or more, or there are more than
+#: UNEXPLAINED_MOST stretches, the whole frame is (a light table's grain left up to 733
+#: stretches on a photograph, and merging their windows took 45 ms; of the 32 photographs
+#: with more than 32, the windows of 30 covered the whole frame anyway)
 UNEXPLAINED_SHARE = 0.05
 UNEXPLAINED_MARGIN = 0.05
 UNEXPLAINED_WHOLE = 0.6
+UNEXPLAINED_MOST = 32
 
 
 def _unexplained(
@@ -1099,6 +1107,8 @@ def _unexplained(
     boxes = []
     for outline in found:
         if cv2.contourArea(outline) >= UNEXPLAINED_SHARE * min_area:
+            if len(boxes) == UNEXPLAINED_MOST:
+                return [(0, 0, w, h)]
             x, y, bw, bh = cv2.boundingRect(outline)
             boxes.append([max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)])
     merged = True
@@ -1119,11 +1129,16 @@ def _unexplained(
     return [(b[0], b[1], b[2], b[3]) for b in boxes]
 
 
-def _reaches(curve: NDArray[Any], w: int, h: int, cut: tuple[bool, ...]) -> bool:
-    """Whether a run of edge pixels in a ``w`` by ``h`` window touches one of the window's
-    sides that ``cut`` marks as lying inside the frame."""
-    x, y, bw, bh = cv2.boundingRect(curve)
-    reach = (x == 0, y == 0, x + bw >= w, y + bh >= h)
+def _sides_reached(box: Sequence[int], w: int, h: int) -> tuple[bool, bool, bool, bool]:
+    """Which sides (left, top, right, bottom) of a ``w`` by ``h`` image a bounding box
+    (x, y, width, height) reaches."""
+    x, y, bw, bh = box
+    return x == 0, y == 0, x + bw >= w, y + bh >= h
+
+
+def _cut_by(reach: tuple[bool, ...], cut: tuple[bool, ...]) -> bool:
+    """Whether something reaching the window's sides ``reach`` is cut by the window: it
+    reaches a side that ``cut`` marks as lying inside the frame."""
     return any(r and c for r, c in zip(reach, cut, strict=True))
 
 

@@ -882,6 +882,14 @@ def test_paper_outside_the_cards_found_is_looked_at_again_only_in_windows_round_
     assert window == (300 - margin, 200 - margin, 470 + margin, 310 + margin)
     paper[:, 150:] = 255  # paper over most of the frame
     assert recognizer_module._unexplained(paper, [card], 200.0) == [(0, 0, 640, 360)]
+    # a light table's grain: more stretches than windows are worth, however small
+    grain = np.zeros((360, 640), np.uint8)
+    for i in range(recognizer_module.UNEXPLAINED_MOST + 1):
+        x, y = 20 + (i % 8) * 75, 20 + (i // 8) * 60
+        cv2.rectangle(grain, (x, y), (x + 7, y + 7), 255, -1)
+    assert recognizer_module._unexplained(grain, [], 200.0) == [(0, 0, 640, 360)]
+    grain[:, 300:] = 0  # fewer of them: windows round each
+    assert len(recognizer_module._unexplained(grain, [], 200.0)) > 1
 
 
 def test_a_look_in_a_window_takes_no_region_the_window_cuts_for_a_card() -> None:
