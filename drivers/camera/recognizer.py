@@ -1104,7 +1104,7 @@ def _unexplained(
     # 1.5), its area the outline's own
     found, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     m = max(4, round(UNEXPLAINED_MARGIN * min(w, h)))
-    boxes = []
+    boxes: list[list[int]] = []
     for outline in found:
         if cv2.contourArea(outline) >= UNEXPLAINED_SHARE * min_area:
             if len(boxes) == UNEXPLAINED_MOST:
