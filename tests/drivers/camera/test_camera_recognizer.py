@@ -894,8 +894,8 @@ def test_paper_outside_the_cards_found_is_looked_at_again_only_in_windows_round_
 
 def test_a_look_in_a_window_takes_no_region_the_window_cuts_for_a_card() -> None:
     # edges outlining a card wholly inside a window, and another card's outline cut by the
-    # window's side: the first is found, in the frame's pixels; the second is not (only its
-    # part lies in the window), nor is the one the frame's own edge cuts refused for that
+    # window's side: the first is found, in the frame's pixels, as a look at the whole
+    # frame finds it; of the second, only a part lies in the window: no card, no region
     frame = np.zeros((360, 640), np.uint8)
     whole = np.array([[100.0, 100.0], [180.0, 100.0], [180.0, 210.0], [100.0, 210.0]])
     cut = whole + np.array([150.0, 0.0])
