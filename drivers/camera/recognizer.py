@@ -882,16 +882,15 @@ def edge_shapes(
     out, _ = _edge_look(edges.copy(), paper, known, min_area, min_side, blobs)
     # the second look only where paper lies outside every card known or found
     # (:func:`_unexplained`): on deck F's rows of 21 cards, a quarter of the frame
-    windows = _unexplained(paper, [*known, *out], min_area)
+    cards = [*known, *out]
+    windows = _unexplained(paper, cards, min_area)
     # all the segments drawn in one call: the same pixels as one ``cv2.line`` each (both
     # round halves to even), 0.3 ms where a loop over 400 segments took 6
     segments = np.round(_segments(grey, windows)).astype(np.int32).reshape(-1, 2, 2)
     cv2.polylines(edges, list(segments), False, 255, 1)
     regions = []
-    for window in windows:
-        more, found_regions = _edge_look(
-            edges, paper, [*known, *out], min_area, min_side, window=window
-        )
+    for window in windows:  # the windows do not overlap: each looks past the same cards
+        more, found_regions = _edge_look(edges, paper, cards, min_area, min_side, window=window)
         out += more
         regions += found_regions
     parts = []
@@ -1111,22 +1110,22 @@ def _unexplained(
                 return [(0, 0, w, h)]
             x, y, bw, bh = cv2.boundingRect(outline)
             boxes.append([max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)])
-    merged = True
-    while merged:  # overlapping windows made one, until none overlap
-        merged = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    while True:  # the first two windows that overlap made one, until none overlap
+        pairs = ((i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)))
+        found_pair = next((p for p in pairs if _boxes_overlap(boxes[p[0]], boxes[p[1]])), None)
+        if found_pair is None:
+            break
+        i, j = found_pair
+        a, b = boxes[i], boxes.pop(j)
+        boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
     if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) >= UNEXPLAINED_WHOLE * w * h:
         return [(0, 0, w, h)]
     return [(b[0], b[1], b[2], b[3]) for b in boxes]
+
+
+def _boxes_overlap(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether two windows (x0, y0, x1, y1) share a pixel."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _sides_reached(box: Sequence[int], w: int, h: int) -> tuple[bool, bool, bool, bool]:
