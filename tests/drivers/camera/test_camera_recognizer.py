@@ -13,6 +13,7 @@ from controller.cards import STANDARD_52, STRIPPED_28, Card, Rank
 from drivers.camera.glyphs import PIP_BOX, pip_count, read_pips
 from drivers.camera.imageio import read_image
 from drivers.camera.recognizer import (
+    CLOSE_UP_PAPER,
     EXPOSED_WHITE,
     MAX_EXPOSURE_GAIN,
     MIN_CARD_SIDE,
@@ -37,7 +38,7 @@ from drivers.camera.recognizer import (
     white_balanced,
 )
 from simulators.camera.accuracy import match_truth, measure, rendered_frames
-from simulators.camera.alter import ALTERATIONS
+from simulators.camera.alter import ALTERATIONS, close_up
 from simulators.camera.builtin import render_deck
 from simulators.camera.render import FaceStyle, render_face
 from simulators.camera.scene import (
@@ -541,7 +542,10 @@ def test_a_frame_whose_white_balance_has_gone_blue_is_read_balanced(
     read = {r.card for r in recognizer.recognize(frame).cards}
     assert {Card.parse(c) for c in ("6D", "7S", "8S")} <= read
     assert read <= {Card.parse(c) for c in ("3D", "6D", "6S", "7S", "8S")}
-    monkeypatch.setattr(recognizer_module, "WHITE_CAST", 2.0)  # never balanced
+    # never balanced, nor searched all over as a close-up (its tinted wood and paper are
+    # just over half of the frame unsaturated: searched so, it reads the same five)
+    monkeypatch.setattr(recognizer_module, "WHITE_CAST", 2.0)
+    monkeypatch.setattr(recognizer_module, "CLOSE_UP_PAPER", 1.01)
     assert recognizer.recognize(frame).cards == ()
 
 
@@ -614,6 +618,89 @@ def test_white_balance_greys_the_brightest_and_leaves_a_grey_frame_alone() -> No
     for colour in FELTS.values():
         empty = render_scene([], SceneOptions(felt=colour), seed=1).image
         assert white_balanced(empty) is empty
+
+
+def _numpy_white_balanced(frame: np.ndarray) -> np.ndarray:
+    """The white balance as NumPy worked it out before OpenCV's calls took over."""
+    top = frame.max(axis=2)
+    level = recognizer_module.percentile_u8(
+        top[::2, ::2], 100.0 * (1.0 - recognizer_module.WHITE_SHARE)
+    )
+    bright = top >= level
+    if not bright.any():
+        return frame
+    white = frame[bright].mean(axis=0) + 1.0
+    gains = white.max() / white
+    if not recognizer_module.WHITE_CAST <= gains.max() <= recognizer_module.MAX_WHITE_GAIN:
+        return frame
+    return np.asarray(np.clip(frame * gains.astype(np.float32), 0, 255), np.uint8)
+
+
+def test_white_balance_gives_the_frames_numpy_gave() -> None:
+    # frames of one grey (every pixel among the brightest), of a few levels (the brightest
+    # share's level falls between two), seeded noise, and casts within and beyond the gain
+    rng = np.random.default_rng(11)
+    frames = [np.full((48, 64, 3), v, np.uint8) for v in (0, 1, 128, 255)]
+    frames += [rng.integers(0, 4, (33, 47, 3), dtype=np.uint8) * 60 for _ in range(20)]
+    frames += [rng.integers(0, 256, (37, 53, 3), dtype=np.uint8) for _ in range(20)]
+    for gains in ([1.0, 0.8, 0.65], [0.7, 0.9, 1.0], [1.0, 1.0, 0.3], [0.95, 1.0, 1.0]):
+        for _ in range(10):
+            paper = rng.integers(0, 200, (40, 60, 3)).astype(np.float64)
+            paper[5:25, 10:30] = rng.integers(225, 256)
+            frames.append(np.clip(paper * np.array(gains), 0, 255).astype(np.uint8))
+    for frame in frames:
+        ours, numpys = white_balanced(frame), _numpy_white_balanced(frame)
+        assert (ours is frame) == (numpys is frame)
+        assert np.array_equal(ours, numpys)
+
+
+def test_a_card_close_up_whose_paper_fills_the_frame_is_read_from_its_index(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cards of real photographs cut out alone, 200 pixels high, on deck A's pale wood and
+    # deck C's white desk: the frame's brightness is the card's, so the paper test finds no
+    # paper and the edge search no outline; their index corners are looked for all over
+    crops = []
+    for name, code in (
+        ("amm_IMG_20220921_194243.jpg", "7S"),
+        ("amm_WIN_20240627_12_50_26_Pro.jpg", "JH"),
+        ("amm_WIN_20240627_11_37_46_Pro.jpg", "TS"),
+    ):
+        photo = read_image(real_photo(name))
+        whole = locate(exposed(photo)).full
+        card = Card.parse(code)
+        [read] = [d for d in recognizer.recognize(photo).cards if d.card == card]
+        corners = np.array(read.corners)
+        assert any(np.abs(q - corners).max() < 1 for q in whole)  # its outline found whole
+        crop = close_up(photo, read.corners, 200)
+        assert crop is not None
+        found = locate(exposed(crop))
+        assert found.quads == [] and found.outlines == []  # nothing found on the frame
+        assert recognizer_module._paper_share(exposed(crop)) >= CLOSE_UP_PAPER
+        assert [d.card for d in recognizer.recognize(crop).cards] == [card]
+        crops.append(crop)
+    # without the search over the whole frame none of them is read
+    monkeypatch.setattr(recognizer_module, "CLOSE_UP_PAPER", 1.01)
+    assert all(recognizer.recognize(crop).cards == () for crop in crops)
+
+
+def test_an_empty_table_is_searched_as_a_close_up_only_where_it_is_paper_coloured(
+    recognizer: Recognizer,
+) -> None:
+    share = recognizer_module._paper_share
+    felts = {n: render_scene([], SceneOptions(felt=c), seed=1).image for n, c in FELTS.items()}
+    for name, felt in felts.items():  # felt of every colour, and black: not searched
+        assert (share(felt) >= CLOSE_UP_PAPER) == (name == "grey")
+    # deck F's light wood below its rows of cards: not searched
+    wood = read_image(real_photo("ger_all_cards.jpg"))[810:890, 80:700]
+    assert share(wood) < CLOSE_UP_PAPER
+    # grey felt, deck A's pale grey wood between two cards and a frame of one grey are
+    # paper-coloured all over: searched, and nothing is found on them
+    pale = read_image(real_photo("amm_IMG_20220921_194135.jpg"))[290:400]
+    grey = np.full((360, 640, 3), 128, np.uint8)
+    for frame in (felts["grey"], pale, grey):
+        assert share(frame) >= CLOSE_UP_PAPER
+        assert recognizer.recognize(frame).detections == ()
 
 
 def test_a_dim_frame_is_brought_up_to_the_exposures_white_and_a_bright_one_left_alone(
