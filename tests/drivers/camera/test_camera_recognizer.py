@@ -717,6 +717,24 @@ def test_an_empty_table_is_searched_as_a_close_up_only_where_it_is_paper_coloure
         assert recognizer.recognize(frame).detections == ()
 
 
+def test_paper_coloured_frames_of_random_ink_are_searched_and_no_card_is_read(
+    recognizer: Recognizer,
+) -> None:
+    # seeded frames of light paper of any size, blotted with dark squares of any colour:
+    # most are searched all over as close-ups (nothing else is found), and none is a card
+    rng = np.random.default_rng(7)
+    searched = 0
+    for _ in range(40):
+        h, w = int(rng.integers(20, 500)), int(rng.integers(20, 700))
+        frame = np.full((h, w, 3), int(rng.integers(200, 256)), np.uint8)
+        for _ in range(int(rng.integers(0, 40))):
+            y, x, side = int(rng.integers(0, h)), int(rng.integers(0, w)), int(rng.integers(2, 40))
+            frame[y : y + side, x : x + side] = rng.integers(0, 120, 3)
+        searched += recognizer_module._paper_share(exposed(frame)) >= CLOSE_UP_PAPER
+        assert recognizer.recognize(frame).cards == ()
+    assert searched >= 30
+
+
 def test_a_dim_frame_is_brought_up_to_the_exposures_white_and_a_bright_one_left_alone(
     layout: ZoneLayout, recognizer: Recognizer
 ) -> None:
