@@ -669,9 +669,16 @@ def paper_and_value(frame: Image) -> tuple[Image, Image]:
     return mask, value
 
 
+#: paper is unsaturated: its HSV saturation at most this (the paper test's and the edge
+#: search's, and :func:`_paper_share`'s)
+PAPER_SATURATION = 70
+#: the edge search's paper is lit: its HSV value above this (and :func:`_paper_share`'s)
+PAPER_VALUE = 90
+
+
 def _paper_value_sat(frame: Image) -> tuple[Image, Image, Image]:
-    """:func:`paper_and_value`, and its unsaturated pixels (HSV saturation at most 70, as a
-    0/255 mask), which :func:`edge_shapes` asks for too."""
+    """:func:`paper_and_value`, and its unsaturated pixels (HSV saturation at most
+    :data:`PAPER_SATURATION`, as a 0/255 mask), which :func:`edge_shapes` asks for too."""
     h, w = frame.shape[:2]
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     # contiguous planes: OpenCV copied each strided one it was given (0.3 ms a frame)
@@ -692,7 +699,7 @@ def _paper_value_sat(frame: Image) -> tuple[Image, Image, Image]:
         # still on it (within a third of the frame's shorter side)
         reach = max(3, min(small_v.shape[:2]) // 3 | 1)
         coloured = np.asarray(cv2.dilate(coloured, np.ones((reach, reach), np.uint8)), np.uint8)
-    low_sat = cv2.threshold(s, 70, 255, cv2.THRESH_BINARY_INV)[1]
+    low_sat = cv2.threshold(s, PAPER_SATURATION, 255, cv2.THRESH_BINARY_INV)[1]
     # paper is lit: brighter than 70, or than half the frame's brightest in a frame taken
     # in dim light (a card on a black cloth, all of it under 62)
     lit_level = min(70.0, LIT_SHARE * percentile_u8(small_v, 99))
@@ -870,12 +877,13 @@ def edge_shapes(
     edges = canny_edges(grey) if edges is None else edges.copy()
     if planes is None:
         hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-        low_sat = cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1]
+        low_sat = cv2.threshold(hsv[:, :, 1], PAPER_SATURATION, 255, cv2.THRESH_BINARY_INV)[1]
         value = hsv[:, :, 2]
     else:
         low_sat, value = planes
     paper = np.asarray(
-        cv2.bitwise_and(low_sat, cv2.threshold(value, 90, 255, cv2.THRESH_BINARY)[1]), np.uint8
+        cv2.bitwise_and(low_sat, cv2.threshold(value, PAPER_VALUE, 255, cv2.THRESH_BINARY)[1]),
+        np.uint8,
     )
     found, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     blobs = [np.asarray(c, np.int32) for c in found]
@@ -1915,11 +1923,11 @@ CLOSE_UP_PAPER = 0.5
 
 def _paper_share(frame: Image) -> float:
     """The share of ``frame`` (every fourth pixel each way) that is lit, unsaturated paper,
-    as :func:`edge_shapes` takes paper: HSV saturation at most 70, value above 90."""
+    as :func:`edge_shapes` takes paper (:data:`PAPER_SATURATION`, :data:`PAPER_VALUE`)."""
     sample = np.ascontiguousarray(frame[::4, ::4])
     hsv = cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)
-    low_sat = cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1]
-    lit = cv2.threshold(hsv[:, :, 2], 90, 255, cv2.THRESH_BINARY)[1]
+    low_sat = cv2.threshold(hsv[:, :, 1], PAPER_SATURATION, 255, cv2.THRESH_BINARY_INV)[1]
+    lit = cv2.threshold(hsv[:, :, 2], PAPER_VALUE, 255, cv2.THRESH_BINARY)[1]
     return cv2.countNonZero(cv2.bitwise_and(low_sat, lit)) / max(1, low_sat.size)
 
 
