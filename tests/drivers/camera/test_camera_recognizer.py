@@ -31,6 +31,7 @@ from drivers.camera.recognizer import (
     find_shapes,
     locate,
     needed_margins,
+    paper_and_value,
     pip_patch,
     shows_ace,
     shows_figure,
@@ -500,6 +501,37 @@ def test_a_card_the_paper_test_misses_in_a_glare_is_found_by_its_edges() -> None
     assert cards, "no card outline found"
     x, y = cards[0].mean(axis=0)
     assert 300 < x < 400 and 280 < y < 380  # the card's centre on the 640 x 640 photograph
+
+
+def test_a_card_the_paper_test_ran_into_lit_grain_is_found_whole_by_its_edges(
+    recognizer: Recognizer,
+) -> None:
+    # deck A's six of diamonds on dark wood, photographed grey: lit grain above it passes
+    # for paper, and the paper test fits one loose quad to card and grain, a corner beyond
+    # the frame; the card's edges give it whole inside that quad, and it stands for it
+    frame = read_image(real_photo("amm_IMG_20220921_195947.jpg"))
+    cards = locate(frame).cards(loose=True)
+    assert len(cards) == 1
+    quad = cards[0]
+    assert quad.min() >= 0 and quad[:, 0].max() < 640 and quad[:, 1].max() < 640
+    x, y = quad.mean(axis=0)
+    assert 280 < x < 340 and 280 < y < 350  # the card's centre on the 640 x 640 photograph
+    assert [r.card for r in recognizer.recognize(frame).cards] == [Card.parse("6D")]
+    # the paper test's own quad: loose, a corner beyond the frame
+    mask, value = paper_and_value(exposed(frame))
+    quads, _, loose = find_shapes(mask, min_area=200.0, value=value)
+    assert len(quads) == 1 and loose[0] is not None and quads[0].min() < 0
+
+
+def test_a_greyscale_photographs_number_card_is_settled_by_its_pips(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deck A's six of spades photographed grey: its two index corners name it, one under
+    # the grey frame's stricter leads; its middle shows six pips, in an ink of no colour
+    frame = read_image(real_photo("amm_IMG_20220921_200210.jpg"))
+    assert [r.card for r in recognizer.recognize(frame).cards] == [Card.parse("6S")]
+    monkeypatch.setattr(Recognizer, "_middle_pips", lambda self, frame, quad, k: None)
+    assert recognizer.recognize(frame).cards == ()
 
 
 def test_a_stretch_of_table_is_no_part_of_a_card() -> None:
