@@ -523,6 +523,20 @@ def test_a_card_the_paper_test_ran_into_lit_grain_is_found_whole_by_its_edges(
     assert len(quads) == 1 and loose[0] is not None and quads[0].min() < 0
 
 
+def test_a_court_card_run_into_lit_grain_on_a_dark_table_is_found_by_its_edges(
+    recognizer: Recognizer,
+) -> None:
+    # deck A's king of clubs on dark wood, photographed grey: its figure bites into its
+    # paper, which runs into lit grain beside it, so the paper test finds no card in that
+    # blob; a sliver of another card at the frame's edge is found clean, and the blob, as
+    # large as a card, is still looked at by its edges
+    frame = read_image(real_photo("amm_IMG_20220921_195928.jpg"))
+    cards = locate(frame).cards(loose=True)
+    x, y = cards[0].mean(axis=0)  # the largest
+    assert 290 < x < 340 and 260 < y < 320
+    assert [r.card for r in recognizer.recognize(frame).cards] == [Card.parse("KC")]
+
+
 def test_a_greyscale_photographs_number_card_is_settled_by_its_pips(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
