@@ -2713,8 +2713,9 @@ def _add_edge_quads(
     planes: tuple[Image, Image] | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
     """The paper test's quads, and on a light table (its typical brightness at least
-    :data:`LIGHT_TABLE`, its saturation no more than 80) or where the paper test found no
-    clean card at all (a glare running into the only card) the card shapes of
+    :data:`LIGHT_TABLE`, its saturation no more than 80), where the paper test found no
+    clean card at all (a glare running into the only card), or where it left a blob at
+    least as large as every clean card (a court card run into lit grain), the card shapes of
     :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
     light as paper), each standing for the larger loose quads fitted beyond the frame that
     it lies in; and its blobs, less those that lie inside a card found by its edges (the
