@@ -110,7 +110,7 @@ TARGET_FPS = 25.0
 
 
 def crowded_speed(
-    root: Path, labels: dict[str, Any], recognizer: Recognizer, seconds: float
+    root: Path, labels: dict[str, frozenset[Card]], recognizer: Recognizer, seconds: float
 ) -> dict[str, Any]:
     """Every photograph listing at least :data:`CROWDED` cards, resized to 1280x720
     (shrunk by area, enlarged by cubic interpolation), timed in process CPU time: the

@@ -2802,9 +2802,9 @@ def _add_edge_quads(
         out.append(quad)
         out_loose.append(None)
         added.append(quad.astype(np.float32))
-    if given_way:
-        kept_quads = [i for i in range(len(out)) if i not in given_way]
-        out, out_loose = [out[i] for i in kept_quads], [out_loose[i] for i in kept_quads]
+    if given_way:  # the cards found whole in their place
+        out = [q for i, q in enumerate(out) if i not in given_way]
+        out_loose = [o for i, o in enumerate(out_loose) if i not in given_way]
     kept = [
         o
         for o in outlines
