@@ -38,6 +38,7 @@ from drivers.camera.recognizer import (
     pip_patch,
     suit_lead,
 )
+from drivers.camera.zones import captioned, shrunk
 
 __all__ = [
     "DEFAULT_INDEX_BOX",
@@ -475,28 +476,10 @@ def annotate(refusal: Refusal, width: int = 1000) -> Image:
     (red) and the reason written over it."""
     if refusal.image is None:
         raise CalibrationError(f"{refusal.name}: no picture to annotate")
-    image = refusal.image
-    f = min(1.0, width / image.shape[1])
-    out = np.ascontiguousarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+    out, f = shrunk(refusal.image, width)
     for quad in refusal.quads:
         cv2.polylines(out, [np.round(quad * f).astype(np.int32)], True, (0, 0, 255), 2)
-    words = refusal.reason.split()
-    lines, line = [], ""
-    for word in words:  # wrap the reason to the picture's width
-        if len(line) + len(word) > max(20, out.shape[1] // 11):
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    lines.append(line)
-    height = 22 * len(lines) + 8
-    out[:height] = (out[:height] * 0.3).astype(np.uint8)  # a dark band under the words
-    for i, text in enumerate(lines):
-        cv2.putText(
-            out, text, (8, 22 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 1,
-            cv2.LINE_AA,
-        )  # fmt: skip
-    return np.asarray(out, np.uint8)
+    return captioned(out, [refusal.reason])
 
 
 def read_labels(path: Path) -> list[tuple[str, Card]]:

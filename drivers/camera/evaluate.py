@@ -25,11 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
 from controller.cards import Card
 from controller.errors import CameraError, InvalidCard
 from controller.work import Progress
 from drivers.camera.imageio import image_under, read_image
 from drivers.camera.recognizer import FrameRecognition, Status
+from drivers.camera.zones import captioned, shrunk
 
 __all__ = [
     "MAX_LABEL_ROWS",
@@ -43,6 +48,7 @@ __all__ = [
     "read_meta",
     "real_photos",
     "score_image",
+    "score_picture",
 ]
 
 #: rows a labels or meta file may hold (every input is bounded)
@@ -379,6 +385,7 @@ def evaluate(
     meta: dict[str, dict[str, str]] | None = None,
     only: Callable[[str], bool] | None = None,
     progress: Progress | None = None,
+    seen: Callable[[str, NDArray[np.uint8], FrameRecognition, ImageScore], None] | None = None,
 ) -> Evaluation:
     """Recognise every labelled image (its name resolved under ``images``, or its bare file
     name there) and count the results; ``meta`` maps a column to each image's subset
@@ -387,7 +394,10 @@ def evaluate(
     Every image's file is looked for first: a labels file naming images that are not in
     the folder is refused at once, with all of them named (up to :data:`NAMED_MISSING`),
     not after an evaluation of minutes has reached the first. An image that is there but
-    cannot be decoded is refused when it is read (:func:`read_image`)."""
+    cannot be decoded is refused when it is read (:func:`read_image`).
+
+    ``seen(name, image, recognition, score)`` is told of each image as it is counted (to
+    draw the ones worth a look: :func:`score_picture`)."""
     names = [n for n in labels if only is None or only(n)]
     paths = {n: _resolve(images, n) for n in names}
     missing = [n for n, path in paths.items() if not path.is_file()]
@@ -402,9 +412,65 @@ def evaluate(
     if progress is not None:
         progress(0, len(names))
     for done, name in enumerate(names, 1):
-        result = recognize(read_image(paths[name]))
+        image = read_image(paths[name])
+        result = recognize(image)
         subsets = {col: values.get(name, "(none)") for col, values in (meta or {}).items()}
-        out.add(score_image(name, labels[name], result), subsets)
+        score = score_image(name, labels[name], result)
+        out.add(score, subsets)
+        if seen is not None:
+            seen(name, image, result, score)
         if progress is not None:
             progress(done, len(names))
     return out
+
+
+#: the colours (BGR) a score's picture draws outlines in: a card read and listed, a card read
+#: and not listed (confident-wrong), an outline left unknown, a card's back
+PICTURE_COLOURS = {
+    "right": (0, 200, 0),
+    "wrong": (0, 0, 255),
+    "unknown": (0, 165, 255),
+    "back": (200, 200, 200),
+}
+
+
+def score_picture(
+    image: NDArray[np.uint8], result: FrameRecognition, score: ImageScore, width: int = 1280
+) -> NDArray[np.uint8]:
+    """``image`` (at most ``width`` pixels wide: a table camera's frame at its own size) with
+    what was read on it: each card read
+    and listed outlined in green, each read the label does not list in red, each outline
+    left unknown in orange, each back in grey, the card's code written in its middle; and
+    over its top the image's name and what its label lists that was read wrong, left
+    unknown or missed (:data:`PICTURE_COLOURS`)."""
+    out, f = shrunk(image, width)
+    thick = max(2, round(out.shape[1] / 500))
+    for det in result.detections:
+        if det.status is Status.CARD and det.card is not None:
+            kind, text = (
+                ("right", det.card.code)
+                if det.card in score.listed
+                else ("wrong", f"{det.card.code}?")
+            )
+        else:
+            kind, text = ("back", "back") if det.status is Status.FACE_DOWN else ("unknown", "?")
+        quad = np.round(np.array(det.corners) * f).astype(np.int32)
+        colour = PICTURE_COLOURS[kind]
+        cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+        x, y = (int(v) for v in quad.mean(axis=0))
+        cv2.putText(
+            out, text, (x - 12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, thick, cv2.LINE_AA
+        )
+
+    def codes(cards: frozenset[Card]) -> str:
+        return " ".join(c.code for c in sorted(cards, key=int))
+
+    lines = [f"{score.file}: {len(score.right)} of {len(score.listed)} listed cards read right"]
+    if score.wrong:
+        lines.append(f"read wrong (red): {codes(score.wrong)}; the label lists "
+                     f"{codes(score.listed) or 'nothing'}")  # fmt: skip
+    if score.unknown:
+        lines.append(f"listed, left unknown (orange outlines): {codes(score.unknown)}")
+    if score.missed:
+        lines.append(f"listed, not found at all: {codes(score.missed)}")
+    return captioned(out, lines)

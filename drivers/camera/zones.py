@@ -1,4 +1,5 @@
-"""Drawing a zone layout over a frame, for setting up the camera, and zone observations."""
+"""Drawing a zone layout over a frame, for setting up the camera, and zone observations;
+and the pictures written for people to look at (:func:`shrunk`, :func:`captioned`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from controller.camera import CameraObservation, ZoneObservation
 from controller.cards import Card
 from drivers.camera.recognizer import FrameRecognition, Status
 
-__all__ = ["draw_zones", "observe"]
+__all__ = ["captioned", "draw_zones", "observe", "shrunk"]
 
 _COLOURS = {
     ZoneKind.BOX: (0, 200, 255),
@@ -57,6 +58,37 @@ def draw_zones(
                 out, label, (cx - 10, cy), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour, thick
             )
     return out
+
+
+def shrunk(image: NDArray[np.uint8], width: int) -> tuple[NDArray[np.uint8], float]:
+    """``image`` at most ``width`` pixels wide (a copy, never enlarged), and the factor it
+    was scaled by."""
+    f = min(1.0, width / image.shape[1])
+    out = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
+    return np.array(out, np.uint8, copy=True), f
+
+
+def captioned(image: NDArray[np.uint8], lines: list[str]) -> NDArray[np.uint8]:
+    """``image`` with ``lines`` written over its top, each wrapped to the picture's width, on
+    a dark band (in place; the image is returned)."""
+    wrapped: list[str] = []
+    for text in lines:
+        line = ""
+        for word in text.split():
+            if line and len(line) + len(word) > max(20, image.shape[1] // 11):
+                wrapped.append(line)
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        wrapped.append(line)
+    height = min(image.shape[0], 22 * len(wrapped) + 8)
+    image[:height] = (image[:height] * 0.3).astype(np.uint8)  # a dark band under the words
+    for i, text in enumerate(wrapped):
+        cv2.putText(
+            image, text, (8, 22 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 1,
+            cv2.LINE_AA,
+        )  # fmt: skip
+    return image
 
 
 def observe(result: FrameRecognition, frame: int = 0, at: float = 0.0) -> CameraObservation:

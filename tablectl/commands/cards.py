@@ -6,8 +6,11 @@ import argparse
 import csv
 import json
 import sys
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from config.camera import DEFAULT_ZONES, load_zones
 from controller.cards import DECKS, STANDARD_52, Deck
@@ -15,7 +18,7 @@ from controller.errors import CameraError
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
-from drivers.camera.recognizer import Recognizer
+from drivers.camera.recognizer import FrameRecognition, Recognizer
 from drivers.camera.zones import draw_zones
 from tablectl.progress import Bars
 
@@ -167,6 +170,14 @@ def register(subparsers: Any) -> None:
         help="evaluate only the images whose --meta column has one of the values",
     )
     ev.add_argument("--no-misses", action="store_true", help="leave the list of cards not read out")
+    ev.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="DIR",
+        help="write here a picture of every image with a card read wrong or a listed card not "
+        "read: the cards read right outlined in green, wrong in red, unknown outlines in "
+        "orange, what went wrong written over it",
+    )
     ev.add_argument("--json", action="store_true", help="one JSON object with every figure")
     ev.set_defaults(run=run_evaluate)
 
@@ -293,7 +304,15 @@ def run_recognize(args: argparse.Namespace) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Evaluate the recognizer on labelled images and print the figures."""
-    from drivers.camera.evaluate import corrected, evaluate, group_name, read_labels, read_meta
+    from drivers.camera.evaluate import (
+        ImageScore,
+        corrected,
+        evaluate,
+        group_name,
+        read_labels,
+        read_meta,
+        score_picture,
+    )
 
     columns = list(dict.fromkeys(args.by))
     wanted: dict[str, set[str]] = {}
@@ -332,6 +351,18 @@ def run_evaluate(args: argparse.Namespace) -> int:
             "with those values (are their labels in another --labels CSV?)"
         )
     recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
+    pictures: list[Path] = []
+
+    def seen(
+        name: str, image: NDArray[np.uint8], found: FrameRecognition, score: ImageScore
+    ) -> None:
+        """Draw an image worth a look (a card read wrong, or a listed card not read)."""
+        if args.annotate is None or not (score.wrong or score.unknown or score.missed):
+            return
+        # the label's path flattened into one name: images of two folders never collide
+        picture = args.annotate / "_".join(PurePath(name).with_suffix(".png").parts)
+        write_image(picture, score_picture(image, found, score))
+        pictures.append(picture)
 
     with Bars() as bars:
         result = evaluate(
@@ -341,11 +372,18 @@ def run_evaluate(args: argparse.Namespace) -> int:
             meta={c: meta[c] for c in columns},
             only=only if wanted else None,
             progress=bars.bar("evaluating", "images"),
+            seen=seen,
         )
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print(result.report(misses=not args.no_misses))
+    if args.annotate is not None:
+        print(
+            f"wrote {len(pictures)} pictures of the images with a card read wrong or not read "
+            f"to {args.annotate}",
+            file=sys.stderr,
+        )
     return 0
 
 

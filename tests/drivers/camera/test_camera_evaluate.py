@@ -17,6 +17,7 @@ from drivers.camera.evaluate import (
     read_meta,
     real_labels,
     score_image,
+    score_picture,
 )
 from drivers.camera.imageio import read_image, write_image
 from drivers.camera.recognizer import FrameRecognition, Recognition, Recognizer, Status
@@ -208,6 +209,68 @@ def test_cli_evaluate_refuses_an_only_value_no_image_has(
     assert json.loads(capsys.readouterr().out)["overall"]["images"] == 1
     assert main([*argv, "--only", "set=,"]) == 2
     assert "expected COLUMN=VALUE" in capsys.readouterr().err
+
+
+def test_a_scores_picture_outlines_each_read_in_its_colour_and_says_what_went_wrong() -> None:
+    # a 2,000-pixel photograph: drawn at 1,280 wide, the card read right outlined in green,
+    # the card read wrong in red, the outline left unknown in orange, the words over a
+    # darkened band at the top
+    image = np.full((1000, 2000, 3), 120, np.uint8)
+
+    def at(x: float, y: float) -> tuple[tuple[float, float], ...]:
+        return ((x, y), (x + 300, y), (x + 300, y + 420), (x, y + 420))
+
+    found = FrameRecognition(2000, 1000, (
+        Recognition(Status.CARD, Card.parse("AS"), 0.9, at(100, 300), None),
+        Recognition(Status.CARD, Card.parse("QH"), 0.8, at(800, 300), None),
+        Recognition(Status.UNKNOWN, None, 0.0, at(1500, 300), None),
+    ))  # fmt: skip
+    score = score_image("frames/a.jpg", cards("AS KD 7C"), found)
+    picture = score_picture(image, found, score)
+    assert picture.shape == (640, 1280, 3) and image.max() == 120  # the photograph untouched
+
+    def colour_on_left_edge(x: float) -> tuple[int, ...]:
+        return tuple(int(v) for v in picture[round(500 * 0.64), round(x * 0.64)])
+
+    assert colour_on_left_edge(100) == (0, 200, 0)  # AS: read, listed
+    assert colour_on_left_edge(800) == (0, 0, 255)  # QH: read, not listed
+    assert colour_on_left_edge(1500) == (0, 165, 255)  # an outline left unknown
+    assert picture[5, 640].max() < 120 * 0.3 + 1  # the band the words are written on
+
+
+def test_cli_evaluate_draws_the_images_with_a_card_read_wrong_or_not_read(
+    labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the first frame's label lists a card it does not show (not read), the last one's
+    # leaves a card out (read wrong): each gets a picture, named after its label's path;
+    # the frame read right does not
+    truth = read_labels([labelled / "truth.csv"])
+    listed = {name: " ".join(c.code for c in sorted(cs, key=int)) for name, cs in truth.items()}
+    absent = next(c for c in sorted(cards("AS KS QS JS TS"), key=int)
+                  if c not in truth["frames/table-0.png"])  # fmt: skip
+    listed["frames/table-0.png"] += f" {absent.code}"
+    listed["frames/table-2.png"] = " ".join(listed["frames/table-2.png"].split()[1:])
+    labels = tmp_path / "labels.csv"
+    with labels.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([("file", "cards"), *sorted(listed.items())])
+    drawn = tmp_path / "drawn"
+    argv = ["cards", "evaluate", "--images", str(labelled), "--labels", str(labels), "--json"]
+    assert main([*argv, "--annotate", str(drawn)]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)  # the JSON on stdout stays one object
+    assert doc["overall"]["confident_wrong"] == 1
+    assert f"wrote 2 pictures of the images with a card read wrong or not read to {drawn}" in (
+        captured.err
+    )
+    assert sorted(p.name for p in drawn.iterdir()) == ["frames_table-0.png", "frames_table-2.png"]
+    frame = read_image(labelled / "frames/table-2.png")
+    wrong = read_image(drawn / "frames_table-2.png")
+    assert wrong.shape == frame.shape  # a 1280 x 720 frame drawn at its own size
+    red = np.all(wrong == (0, 0, 255), axis=2).sum() - np.all(frame == (0, 0, 255), axis=2).sum()
+    assert red > 100  # the card read wrong, outlined in red
+    unread = read_image(drawn / "frames_table-0.png")
+    assert not np.all(unread == (0, 0, 255), axis=2).any()  # nothing read wrong there
+    assert main(argv) == 0 and "wrote" not in capsys.readouterr().err  # drawn only when asked
 
 
 def test_cli_evaluate_takes_corrected_labels_in_place_of_the_listed_ones(
