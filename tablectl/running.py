@@ -168,6 +168,20 @@ class RunningTable:
             status["stats"] = self.codec.stats.as_dict()
             self.service.put(Inbound("hardware", item=("shoe", status)))
 
+    def _shoe_figures(self) -> dict[str, Any]:
+        """The shoe's running counts as they stand, for the consoles' every state (its link's
+        state, connected or not, is told as it changes: :meth:`_shoe_status`)."""
+        if self.transport is None:
+            return {}
+        status = self.transport.status()
+        return {
+            "frames": status.frames,
+            "errors": status.errors,
+            "reconnects": status.reconnects,
+            "last_frame_at": status.last_frame_at,
+            "stats": self.codec.stats.as_dict(),
+        }
+
     def _start_shoe(self) -> None:
         shoe = self.config.shoe
         if isinstance(shoe, NoShoe):
@@ -203,6 +217,7 @@ class RunningTable:
 
         self.transport = SerialTransport(url, self.codec, deliver, baudrate=baud)
         self.transport.start()
+        self.service.live["shoe"] = self._shoe_figures
 
     # ------------------------------------------------------------------ the camera
 
@@ -256,6 +271,7 @@ class RunningTable:
             source_name=camera.source,
         )
         self.watcher.start()
+        self.service.live["camera"] = self.watcher.figures
 
     # ------------------------------------------------------------------ control
 

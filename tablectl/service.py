@@ -134,6 +134,9 @@ class TableService:
             "camera": {"enabled": False},
             "broker": {"connected": False, "births": 0},
         }
+        #: figures asked of a part whenever its status is shown, on top of what it last told
+        #: (the shoe's and the camera's running counts, the camera's reading times)
+        self.live: dict[str, Callable[[], dict[str, Any]]] = {}
         self.published = 0
         self.rejected = 0
         self.faults = 0  # inputs whose handling raised outside the state machine
@@ -261,6 +264,8 @@ class TableService:
         next status update changes.
         """
         parts = {name: dict(part) for name, part in self.status.items()}
+        for name, figures in self.live.items():
+            parts[name] = {**parts.get(name, {}), **figures()}
         parts["journal"] = self.runner.journal_status()
         return parts
 

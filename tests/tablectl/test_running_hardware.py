@@ -99,7 +99,16 @@ def test_the_camera_confirms_the_round_and_a_misread_halts_naming_both(
     wait_for(lambda: table.watcher is not None and table.watcher.frames >= 6)
     time.sleep(0.5)  # several stable views of the dealt layout: all agree with the shoe
     assert table.service.state.phase is Phase.DECIDING
-    assert table.service.hardware()["camera"]["connected"] is True
+    camera = table.service.hardware()["camera"]
+    assert camera["connected"] is True
+    # how long the recognizer takes a frame, asked as the consoles' states are made: the
+    # last frame's and the slowest kept, as the watcher timed them
+    assert 0 < camera["read_ms"] <= camera["slowest_ms"]
+    assert camera["slowest_ms"] == round(max(table.watcher.read_ms), 1)
+    assert camera["frames"] >= 6  # counted as they come, not as they were when it connected
+    shoe = table.service.hardware()["shoe"]
+    dealt = len(table.service.state.round.cards)  # type: ignore[union-attr]
+    assert shoe["stats"]["cards"] >= dealt >= 5 and shoe["frames"] >= dealt
 
     flop = board(table)
     dealt = {card for _, card, _ in table.service.state.round.cards}  # type: ignore[union-attr]

@@ -301,7 +301,7 @@ function statusOf(value) {
   const out = [];
   if ("connected" in value) out.push(value.connected ? "connected" : "NOT CONNECTED");
   if (value.enabled === false) out.push("switched off");
-  for (const key of ["frames", "errors", "reconnects", "dropped", "write_ms", "slowest_ms", "rows"]) {
+  for (const key of ["frames", "errors", "reconnects", "dropped", "read_ms", "write_ms", "slowest_ms", "rows"]) {
     if (typeof value[key] === "number") out.push(`${key.replace("_ms", "").replaceAll("_", " ")} ${value[key]}${key.endsWith("_ms") ? " ms" : ""}`);
   }
   if (typeof value.error === "string" && value.error) out.push(value.error);
