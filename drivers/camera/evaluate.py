@@ -438,11 +438,10 @@ def score_picture(
     image: NDArray[np.uint8], result: FrameRecognition, score: ImageScore, width: int = 1280
 ) -> NDArray[np.uint8]:
     """``image`` (at most ``width`` pixels wide: a table camera's frame at its own size) with
-    what was read on it: each card read
-    and listed outlined in green, each read the label does not list in red, each outline
-    left unknown in orange, each back in grey, the card's code written in its middle; and
-    over its top the image's name and what its label lists that was read wrong, left
-    unknown or missed (:data:`PICTURE_COLOURS`)."""
+    what was read on it: each card read and listed outlined in green, each read the label
+    does not list in red, each outline left unknown in orange, each back in grey, the
+    card's code written in its middle (:data:`PICTURE_COLOURS`); and over its top the
+    image's name and what its label lists that was read wrong, left unknown or missed."""
     out, f = shrunk(image, width)
     thick = max(2, round(out.shape[1] / 500))
     for det in result.detections:
