@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import csv
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,7 @@ class ImageScore:
     unknown: frozenset[Card]  # listed, not read, with an unknown outline to account for it
     missed: frozenset[Card]  # listed, not read, no outline found for it
     outlines: int  # card-shaped things found: cards, unknown faces and backs
+    ms: float = 0.0  # how long the recognizer took the image (wall clock), where timed
 
     def to_json(self) -> dict[str, Any]:
         """The image's score as a JSON-ready dict (card codes sorted)."""
@@ -208,6 +210,7 @@ class ImageScore:
             "unknown": codes(self.unknown),
             "missed": codes(self.missed),
             "outlines": self.outlines,
+            "ms": round(self.ms, 1),
         }
 
 
@@ -335,6 +338,20 @@ class Evaluation:
                 if s.unknown or s.missed
             ],
             "images": [s.to_json() for s in self.scores],
+            "reading": self.reading(),
+        }
+
+    def reading(self) -> dict[str, Any]:
+        """How long the recognizer took an image: the median and the slowest (in ms, wall
+        clock, each image once on this machine: a studio's frames of its own camera say
+        how often a table of theirs is read), and the slowest image's file."""
+        if not self.scores:
+            return {"median_ms": 0.0, "slowest_ms": 0.0, "slowest": None}
+        slowest = max(self.scores, key=lambda s: s.ms)
+        return {
+            "median_ms": round(float(np.median([s.ms for s in self.scores])), 1),
+            "slowest_ms": round(slowest.ms, 1),
+            "slowest": slowest.file,
         }
 
     def report(self, *, misses: bool = True) -> str:
@@ -346,6 +363,13 @@ class Evaluation:
         for column, tallies in self.groups.items():
             lines.append(f"by {column}:")
             lines += [t.line(f"  {k}", width) for k, t in sorted(tallies.items())]
+        if self.scores:
+            time = self.reading()
+            rate = 1000 / time["median_ms"] if time["median_ms"] else 0.0
+            lines.append(
+                f"reading time per image: median {time['median_ms']:.1f} ms (about {rate:.0f} "
+                f"a second), slowest {time['slowest_ms']:.1f} ms ({time['slowest']})"
+            )
         wrong = [s for s in self.scores if s.wrong]
         lines.append(f"confident-wrong reads ({sum(len(s.wrong) for s in wrong)}):")
         for s in wrong:
@@ -397,7 +421,8 @@ def evaluate(
     cannot be decoded is refused when it is read (:func:`read_image`).
 
     ``seen(name, image, recognition, score)`` is told of each image as it is counted (to
-    draw the ones worth a look: :func:`score_picture`)."""
+    draw the ones worth a look: :func:`score_picture`). Each image's recognition is timed
+    (:attr:`ImageScore.ms`; reading the file is not counted)."""
     names = [n for n in labels if only is None or only(n)]
     paths = {n: _resolve(images, n) for n in names}
     missing = [n for n, path in paths.items() if not path.is_file()]
@@ -413,9 +438,11 @@ def evaluate(
         progress(0, len(names))
     for done, name in enumerate(names, 1):
         image = read_image(paths[name])
+        started = time.perf_counter()
         result = recognize(image)
+        ms = (time.perf_counter() - started) * 1000
         subsets = {col: values.get(name, "(none)") for col, values in (meta or {}).items()}
-        score = score_image(name, labels[name], result)
+        score = replace(score_image(name, labels[name], result), ms=ms)
         out.add(score, subsets)
         if seen is not None:
             seen(name, image, result, score)

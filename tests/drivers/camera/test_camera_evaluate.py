@@ -1,5 +1,6 @@
 import csv
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -178,9 +179,16 @@ def test_cli_evaluate_prints_figures_by_subset_and_json(
     out = capsys.readouterr().out
     assert out.splitlines()[0].split()[:4] == ["subset", "images", "listed", "right"]
     assert "by set:" in out and "confident-wrong reads (1):" in out
+    # how long each frame took to read, as a studio checking its camera's frames asks
+    assert re.search(r"reading time per image: median \d+\.\d ms \(about \d+ a second\), "
+                     r"slowest \d+\.\d ms \(frames/table-\d\.png\)", out)  # fmt: skip
     assert main([*argv, "--json", "--only", "set=even"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["overall"]["images"] == 2 and set(doc["by"]["set"]) == {"even"}
+    times = sorted(image["ms"] for image in doc["images"])
+    assert times[0] > 0 and doc["reading"]["slowest_ms"] == times[-1]
+    assert abs(doc["reading"]["median_ms"] - (times[0] + times[1]) / 2) <= 0.1  # each rounded
+    assert doc["reading"]["slowest"] in {"frames/table-0.png", "frames/table-2.png"}
     assert main(["cards", "evaluate", "--images", str(labelled), "--labels",
                  str(labelled / "labels.csv"), "--by", "set"]) == 2  # fmt: skip
     assert "--by and --only need --meta CSV" in capsys.readouterr().err
