@@ -364,11 +364,11 @@ class Evaluation:
             lines.append(f"by {column}:")
             lines += [t.line(f"  {k}", width) for k, t in sorted(tallies.items())]
         if self.scores:
-            time = self.reading()
-            rate = 1000 / time["median_ms"] if time["median_ms"] else 0.0
+            timing = self.reading()
+            rate = 1000 / timing["median_ms"] if timing["median_ms"] else 0.0
             lines.append(
-                f"reading time per image: median {time['median_ms']:.1f} ms (about {rate:.0f} "
-                f"a second), slowest {time['slowest_ms']:.1f} ms ({time['slowest']})"
+                f"reading time per image: median {timing['median_ms']:.1f} ms (about {rate:.0f} "
+                f"a second), slowest {timing['slowest_ms']:.1f} ms ({timing['slowest']})"
             )
         wrong = [s for s in self.scores if s.wrong]
         lines.append(f"confident-wrong reads ({sum(len(s.wrong) for s in wrong)}):")
