@@ -10,7 +10,14 @@ from numpy.typing import NDArray
 
 from controller.errors import ImageError
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_IMAGE_PIXELS", "image_under", "read_image", "write_image"]
+__all__ = [
+    "MAX_IMAGE_BYTES",
+    "MAX_IMAGE_PIXELS",
+    "image_under",
+    "picture_folder",
+    "read_image",
+    "write_image",
+]
 
 #: the largest image file read (every input is bounded): a 12-megapixel phone's JPEG takes
 #: 3 to 8 MB, its PNG up to 36
@@ -75,11 +82,26 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
 def write_image(path: Path | str, image: NDArray[np.uint8]) -> None:
     """Write ``image`` in the format its suffix names (PNG when it has none)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     ok, data = cv2.imencode(target.suffix or ".png", image)
     if not ok:
         raise ImageError(f"image {target}: cannot encode it as {target.suffix or '.png'}")
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data.tobytes())
     except OSError as error:
         raise ImageError(f"image {target}: cannot write it ({error.strerror})") from None
+
+
+def picture_folder(path: Path) -> Path:
+    """``path`` made a folder to write pictures in (with its parents), or
+    :class:`ImageError` saying why it cannot be: checked before any work whose pictures go
+    there, not when the first is written."""
+    if path.exists() and not path.is_dir():
+        raise ImageError(f"{path}: expected a folder to write pictures in, found a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ImageError(
+            f"{path}: expected a folder to write pictures in, cannot make it ({error.strerror})"
+        ) from None
+    return path

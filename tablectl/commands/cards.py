@@ -16,7 +16,7 @@ from config.camera import DEFAULT_ZONES, load_zones
 from controller.cards import DECKS, STANDARD_52, Deck
 from controller.errors import CameraError
 from drivers.camera.calibrate import calibrate_files
-from drivers.camera.imageio import read_image, write_image
+from drivers.camera.imageio import picture_folder, read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
 from drivers.camera.recognizer import FrameRecognition, Recognizer
 from drivers.camera.zones import draw_zones
@@ -231,6 +231,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
             "expected calibration photographs: --images DIR --labels CSV (one photograph per "
             "card) and/or --layout-image FILE --layout 4x13 --order 'rows=SHDC cols=A23…K'"
         )
+    if args.annotate is not None:
+        picture_folder(args.annotate)
     refused: list[Refusal] = []
     deck = Deck.named(args.deck)
     try:
@@ -274,6 +276,8 @@ def run_recognize(args: argparse.Namespace) -> int:
     """Recognise each image and print the result (with a bar over two or more images)."""
     zones = load_zones(args.zones)
     recognizer = Recognizer(_profile(args.profile), zones, deck=Deck.named(args.deck))
+    if args.annotate is not None:
+        picture_folder(args.annotate)
     with Bars() as bars:
         report = bars.bar("recognising", "images") if len(args.images) > 1 else None
         if report is not None:
@@ -351,6 +355,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
             "with those values (are their labels in another --labels CSV?)"
         )
     recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
+    if args.annotate is not None:
+        picture_folder(args.annotate)
     pictures: list[Path] = []
 
     def seen(

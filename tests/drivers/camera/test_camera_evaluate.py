@@ -279,6 +279,13 @@ def test_cli_evaluate_draws_the_images_with_a_card_read_wrong_or_not_read(
     unread = read_image(drawn / "frames_table-0.png")
     assert not np.all(unread == (0, 0, 255), axis=2).any()  # nothing read wrong there
     assert main(argv) == 0 and "wrote" not in capsys.readouterr().err  # drawn only when asked
+    # a folder for the pictures that cannot be one is refused before any frame is read
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    assert main([*argv, "--annotate", str(blocker)]) == 2
+    captured = capsys.readouterr()
+    assert "a-file: expected a folder to write pictures in, found a file" in captured.err
+    assert captured.out == ""
 
 
 def test_cli_evaluate_takes_corrected_labels_in_place_of_the_listed_ones(

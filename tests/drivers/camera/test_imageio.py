@@ -11,7 +11,7 @@ from drivers.camera import evaluate as evaluate_module
 from drivers.camera import imageio
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.evaluate import evaluate
-from drivers.camera.imageio import image_under, read_image, write_image
+from drivers.camera.imageio import image_under, picture_folder, read_image, write_image
 from drivers.camera.recognizer import FrameRecognition
 
 
@@ -90,3 +90,21 @@ def test_a_labels_file_naming_an_image_outside_its_folder_is_refused_before_any_
     else:
         assert run(within) == 2
     assert read == [folder / "as.png", folder / "sub" / "qh.png"]
+
+
+def test_a_picture_that_cannot_be_written_is_refused_naming_it(tmp_path: Path) -> None:
+    # a folder that is a file, or cannot be made: refused in words (never an OSError's
+    # traceback), and the folder for pictures is checked before any work is done
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    picture = np.full((20, 20, 3), 90, np.uint8)
+    with pytest.raises(ImageError, match=r"taken/a\.png: cannot write it \("):
+        write_image(blocker / "a.png", picture)
+    with pytest.raises(ImageError, match="taken: expected a folder to write pictures in, found"):
+        picture_folder(blocker)
+    with pytest.raises(ImageError, match=r"cannot make it \(Not a directory\)"):
+        picture_folder(blocker / "below")
+    made = picture_folder(tmp_path / "new" / "pictures")
+    assert made.is_dir()
+    write_image(made / "a.png", picture)
+    assert read_image(made / "a.png").shape == (20, 20, 3)
