@@ -164,8 +164,7 @@ class RunningTable:
         """The shoe's link status and its codec's counts (``stats``: every message dropped
         as a repeat counts in ``duplicates``), for the dealer's and the pit's consoles."""
         if self.transport is not None:
-            status = self.transport.status().to_dict()
-            status["stats"] = self.codec.stats.as_dict()
+            status = {**self.transport.status().to_dict(), **self._shoe_figures()}
             self.service.put(Inbound("hardware", item=("shoe", status)))
 
     def _shoe_figures(self) -> dict[str, Any]:

@@ -64,8 +64,9 @@ def shrunk(image: NDArray[np.uint8], width: int) -> tuple[NDArray[np.uint8], flo
     """``image`` at most ``width`` pixels wide (a copy, never enlarged), and the factor it
     was scaled by."""
     f = min(1.0, width / image.shape[1])
-    out = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
-    return np.array(out, np.uint8, copy=True), f
+    if f == 1.0:
+        return image.copy(), f
+    return np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)), f
 
 
 def captioned(image: NDArray[np.uint8], lines: list[str]) -> NDArray[np.uint8]:
