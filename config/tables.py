@@ -70,6 +70,14 @@ class TableSettings(_Strict):
     betting_seconds: float | None = Field(default=None, gt=0)
     decision_seconds: float | None = Field(default=None, gt=0)
     yellow_seconds: float = Field(default=5.0, ge=0, description="the betting light's yellow")
+    hardware_refresh_seconds: float = Field(
+        default=5.0,
+        ge=0.5,
+        le=3600,
+        description="how often the dealer's and the pit's states are sent again where the "
+        "hardware's figures (the camera's frames and reading times, the shoe's counts) "
+        "changed since the last state sent: between rounds too",
+    )
     confirm_payments: bool = False
     seats: list[str] = Field(default_factory=list, description="studio seat ids: 1, 2, ...")
     balance: Fraction | None = Field(default=None, ge=0, description="each seat's start")

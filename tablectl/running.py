@@ -67,7 +67,11 @@ class RunningTable:
         projector = Projector(self.topics)
         self.runner = self._open_journal(projector, journal_key)
         self.births = BirthCounter(self.journal_path)
-        kwargs: dict[str, Any] = {"gate": self._gate, "births": self.births.next}
+        kwargs: dict[str, Any] = {
+            "gate": self._gate,
+            "births": self.births.next,
+            "hardware_every": t.hardware_refresh_seconds,
+        }
         if clock is not None:
             kwargs["clock"] = clock
         self.simulator: Any = None

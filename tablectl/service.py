@@ -98,6 +98,12 @@ STAFF = (DEALER, PIT)
 #: the longest the table waits for its publisher to have sent a card's public event
 HANDOVER_LIMIT_SECONDS = 0.002
 
+#: how often the dealer's and the pit's states are sent again where the hardware's figures
+#: changed since the last state sent (the camera's frames and reading times, the shoe's
+#: counts, the journal's write times): they are taken as each state is made, so between
+#: rounds, with no input to make one, a console would show them as at the last input
+HARDWARE_REFRESH_SECONDS = 5.0
+
 
 class TableService:
     """One running table: a thread that journals and applies inputs, and publishes views."""
@@ -113,6 +119,7 @@ class TableService:
         halts_on_shoe_loss: bool = False,
         births: Callable[[], int] | None = None,
         crosscheck: CrossCheck | None = None,
+        hardware_every: float | None = HARDWARE_REFRESH_SECONDS,
     ) -> None:
         self.runner = runner
         self.births = births
@@ -137,6 +144,12 @@ class TableService:
         #: figures asked of a part whenever its status is shown, on top of what it last told
         #: (the shoe's and the camera's running counts, the camera's reading times)
         self.live: dict[str, Callable[[], dict[str, Any]]] = {}
+        #: the hardware's figures as the last state made showed them, and when they are
+        #: next compared with the parts' own (None: never; HARDWARE_REFRESH_SECONDS)
+        self._hardware_shown: dict[str, Any] | None = None
+        self.hardware_every = hardware_every
+        self._hardware_due: float | None = None
+        self._round_due: float | None = None  # the round's deadline the timer was set for
         self.published = 0
         self.rejected = 0
         self.faults = 0  # inputs whose handling raised outside the state machine
@@ -159,6 +172,8 @@ class TableService:
         if self._thread is not None:
             raise RuntimeError("the table is already running")
         self._stopping = False
+        if self.hardware_every is not None:
+            self._hardware_due = self.clock() + self.hardware_every
         self._thread = threading.Thread(
             target=self._main, name=f"table {self.topics.table_id}", daemon=True
         )
@@ -261,8 +276,15 @@ class TableService:
         """Shoe, camera, broker and journal status, as published to the dealer and the pit.
 
         A copy of each part (all plain JSON values), so a view never shares a dict that the
-        next status update changes.
+        next status update changes. What it returns is kept as what the consoles were last
+        shown (:data:`HARDWARE_REFRESH_SECONDS`).
         """
+        parts = self._hardware_now()
+        self._hardware_shown = parts
+        return parts
+
+    def _hardware_now(self) -> dict[str, Any]:
+        """:meth:`hardware`'s figures, not kept as shown."""
         parts = {name: dict(part) for name, part in self.status.items()}
         for name, figures in self.live.items():
             parts[name] = {**parts.get(name, {}), **figures()}
@@ -317,15 +339,17 @@ class TableService:
 
     def _next(self) -> Inbound | None:
         """Wait for this thread's turn: the next queued input, or ``None`` when a deadline
-        of the round (the yellow light, the end of betting or of a decision) has come."""
+        of the round (the yellow light, the end of betting or of a decision) has come, or
+        the time to look at the hardware's figures again (:data:`HARDWARE_REFRESH_SECONDS`)."""
         with self._turn:
             while True:
                 if not self._busy:
                     if self._inbox:
                         self._busy = True
                         return self._inbox.popleft()
-                    deadline = self._deadline()
-                    timeout = None if deadline is None else deadline - self.clock()
+                    self._round_due = self._deadline()
+                    due = [d for d in (self._round_due, self._hardware_due) if d is not None]
+                    timeout = min(due) - self.clock() if due else None
                     if timeout is not None and timeout <= 0:
                         self._busy = True
                         return None
@@ -395,16 +419,32 @@ class TableService:
         self._publish([self.projector.reply(audience, command_id, name, applied, reason, now)])
 
     def _on_timer(self) -> None:
+        now = self.clock()
+        if self._hardware_due is not None and now >= self._hardware_due:
+            self._refresh_hardware(now)
+        if self._round_due is None or now < self._round_due:
+            return
         state = self.runner.state
         rnd = state.round
-        if rnd is None:
+        if rnd is None:  # no round: no deadline of one
             return
-        now = self.clock()
         deadline = rnd.betting_deadline if state.phase is Phase.BETTING else rnd.decision_deadline
         if deadline is not None and now >= deadline:
             self._apply(Tick(actor="timer"), now)
         else:  # the light turned yellow: the public view changes, nothing is journaled
             self._publish(self.projector.states(state, now, only=(PUBLIC,)))
+
+    def _refresh_hardware(self, now: float) -> None:
+        """The dealer's and the pit's states sent again where the hardware's figures changed
+        since the last state made (:data:`HARDWARE_REFRESH_SECONDS`); the next look is set.
+        A failure here is the pit's alert, as an input's (the table goes on)."""
+        assert self.hardware_every is not None
+        self._hardware_due = now + self.hardware_every
+        try:
+            if self._hardware_now() != self._hardware_shown:
+                self._publish(self.projector.states(self.runner.state, now, only=STAFF))
+        except Exception as error:
+            self._unexpected(Inbound("hardware refresh"), error)
 
     def _handle(self, inbound: Inbound) -> None:
         now = self.clock()

@@ -55,13 +55,19 @@ def wait_for(ready: Callable[[], bool], timeout: float = 15.0, table: Any = None
         time.sleep(0.02)
 
 
+#: the simulated camera the tables here run with
+CAMERA = 'enabled = true\nsource = "simulated"\nfps = 8\nstable_frames = 2'
+
+
+def running_table(text: str, mosquitto: Any, tmp_path: Path) -> RunningTable:
+    """The table of the table file ``text`` on the test's broker, not started yet."""
+    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
+    return RunningTable(parse_table_text(text, "test"), tmp_path, address)
+
+
 @pytest.fixture
 def table(mosquitto: Any, table_id: str, tmp_path: Path) -> Any:
-    camera = 'enabled = true\nsource = "simulated"\nfps = 8\nstable_frames = 2'
-    config = parse_table_text(table_file(table_id, tmp_path / "j.db", camera), "test")
-    running = RunningTable(
-        config, tmp_path, BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
-    )
+    running = running_table(table_file(table_id, tmp_path / "j.db", CAMERA), mosquitto, tmp_path)
     running.start()
     yield running
     running.stop()
@@ -164,9 +170,7 @@ def test_the_shoe_unplugged_and_back(
     text = table_file(table_id, tmp_path / "j.db", "enabled = false").replace(
         "seed = 3", f'seed = 3\ndialect = "{dialect}"\nfaults = "disconnect@3"'
     )
-    config = parse_table_text(text, "test")
-    address = BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
-    table = RunningTable(config, tmp_path, address)
+    table = running_table(text, mosquitto, tmp_path)
     pit = mqtt_client(mosquitto, "pit")
     pit.subscribe(Topics(table_id).pit.state)
     table.start()
@@ -191,6 +195,46 @@ def test_the_shoe_unplugged_and_back(
             service.submit(command(Sender("pit"), resume))
         wait_for(lambda: service.state.phase is Phase.DECIDING, table=table)
         assert len(board(table)) == 3
+    finally:
+        table.stop()
+
+
+def test_between_inputs_the_consoles_are_sent_the_camera_s_figures_as_they_stand(
+    mosquitto: Any, mqtt_client: Any, table_id: str, tmp_path: Path
+) -> None:
+    """With no input to make a state (the round waiting on a decision), the dealer's console
+    still sees the camera's frames counted on, every ``hardware_refresh_seconds``."""
+    text = table_file(table_id, tmp_path / "j.db", CAMERA).replace(
+        'journal = "', 'hardware_refresh_seconds = 0.5\njournal = "'
+    )
+    table = running_table(text, mosquitto, tmp_path)
+    dealer = mqtt_client(mosquitto, "dealer")
+    dealer.subscribe(Topics(table_id).dealer.state)
+    table.start()
+    try:
+        deal_to_the_flop(table)
+        inputs = sum(1 for _ in table.runner.journal.entries())
+
+        def frames() -> list[int]:
+            return [
+                json.loads(m.payload)["hardware"]["camera"]["frames"]
+                for m in dealer.messages(Topics(table_id).dealer.state)
+            ]
+
+        def notes() -> list[object]:
+            return [
+                json.loads(m.payload)["hardware"]["camera"].get("notes")
+                for m in dealer.messages(Topics(table_id).dealer.state)
+            ]
+
+        # the camera has confirmed the flop (its notes, a change that makes a state, cleared)
+        wait_for(lambda: notes()[-1:] == [[]], table=table)
+        first = frames()[-1]
+        # it reads 8 frames a second: sent again at least twice within the wait
+        wait_for(lambda: len([f for f in frames() if f > first]) >= 2, table=table)
+        assert sum(1 for _ in table.runner.journal.entries()) == inputs  # no input made them
+        assert frames() == sorted(frames())
+        assert table.service.state.phase is Phase.DECIDING
     finally:
         table.stop()
 

@@ -4,7 +4,9 @@ the table's own thread."""
 
 from __future__ import annotations
 
+import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +202,90 @@ def test_a_seats_presence_journals_its_disconnection_and_its_return(
     assert service.state.away == ()
     kinds = [e.record["kind"] for e in service.runner.journal.entries()]
     assert [k for k in kinds if k.startswith("seat_")] == ["seat_disconnected", "seat_returned"]
+
+
+class Clock:
+    """A table's clock the test moves on."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def staff_states(published: Collected) -> list[dict[str, Any]]:
+    """The dealer's and the pit's states published so far, in order."""
+    return [
+        json.loads(payload)
+        for topic, payload in published.messages
+        if topic.endswith(("dealer/state", "pit/state"))
+    ]
+
+
+@pytest.fixture
+def counting(tmp_path: Path, request: Any) -> Any:
+    """A started table on a clock the test moves on (:class:`Clock`), whose camera counts
+    the frames in ``frames``, its hardware looked at again every ``request.param`` seconds
+    (None: never): (the table, what it published, the clock, the frames)."""
+    header = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
+    runner = TableRunner.create(tmp_path / "t1.journal", header, 1_790_000_000.0)
+    published, clock = Collected(), Clock(1_790_000_000.0)
+    table = TableService(runner, published, clock=clock, hardware_every=request.param)
+    frames = {"frames": 3}
+    table.live["camera"] = lambda: dict(frames)
+    table.start()
+    yield table, published, clock, frames
+    table.stop()
+    runner.close()
+
+
+def wake(table: TableService) -> None:
+    """Wake the table's thread to look at its deadlines again (its wait is timed by the
+    real clock, its deadlines by the table's)."""
+    with table._turn:
+        table._turn.notify()
+
+
+@pytest.mark.parametrize("counting", [0.05], indirect=True)
+def test_the_hardware_figures_are_sent_again_between_inputs_only_where_they_changed(
+    counting: Any,
+) -> None:
+    # the camera's frames counted as they come, with no input to make a state between rounds
+    table, published, clock, frames = counting
+    table.submit(OpenTable(actor="pit:ana"))
+    before = len(staff_states(published))
+    assert staff_states(published)[-1]["hardware"]["camera"]["frames"] == 3
+    frames["frames"] = 40
+    wake(table)
+    time.sleep(0.3)  # the table's clock has not moved: the refresh is not due yet
+    assert len(staff_states(published)) == before
+    clock.now += 0.05
+    wake(table)
+    deadline = time.monotonic() + 5
+    while len(staff_states(published)) < before + 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    again = staff_states(published)[before:]
+    # the dealer's state and the pit's, each once, with the figures as they now are
+    assert sorted(s["audience"] for s in again) == ["dealer", "pit"]
+    assert all(s["hardware"]["camera"]["frames"] == 40 for s in again)
+    assert staff_states(published)[-1]["phase"] == "idle"  # the table's own state, unchanged
+    # unchanged figures are not sent again
+    clock.now += 0.05
+    wake(table)
+    time.sleep(0.3)
+    table.sync()
+    assert len(staff_states(published)) == before + 2
+
+
+@pytest.mark.parametrize("counting", [None], indirect=True)
+def test_without_a_hardware_refresh_no_state_is_sent_between_inputs(counting: Any) -> None:
+    table, published, clock, frames = counting
+    table.submit(OpenTable(actor="pit:ana"))
+    before = len(staff_states(published))
+    frames["frames"] = 40
+    clock.now += 60
+    wake(table)
+    time.sleep(0.2)
+    table.sync()
+    assert len(staff_states(published)) == before
