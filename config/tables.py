@@ -74,9 +74,9 @@ class TableSettings(_Strict):
         default=5.0,
         ge=0.5,
         le=3600,
-        description="how often the dealer's and the pit's states are sent again where the "
-        "hardware's figures (the camera's frames and reading times, the shoe's counts) "
-        "changed since the last state sent: between rounds too",
+        description="how often the dealer's state is sent again where the hardware's "
+        "figures (the camera's frames and reading times, the shoe's counts) changed since "
+        "the last state made: between rounds too",
     )
     confirm_payments: bool = False
     seats: list[str] = Field(default_factory=list, description="studio seat ids: 1, 2, ...")

@@ -98,10 +98,12 @@ STAFF = (DEALER, PIT)
 #: the longest the table waits for its publisher to have sent a card's public event
 HANDOVER_LIMIT_SECONDS = 0.002
 
-#: how often the dealer's and the pit's states are sent again where the hardware's figures
-#: changed since the last state sent (the camera's frames and reading times, the shoe's
-#: counts, the journal's write times): they are taken as each state is made, so between
-#: rounds, with no input to make one, a console would show them as at the last input
+#: how often the dealer's state is sent again where the hardware's figures changed since
+#: the last state made (the camera's frames and reading times, the shoe's counts, the
+#: journal's write times): they are taken as each state is made, so between rounds, with no
+#: input to make one, the dealer's hardware panel would show them as at the last input.
+#: The pit's console shows no such panel (the pit hears of the hardware by its alerts) and
+#: draws its whole page again on each state: its state is not sent for these figures alone
 HARDWARE_REFRESH_SECONDS = 5.0
 
 
@@ -435,14 +437,14 @@ class TableService:
             self._publish(self.projector.states(state, now, only=(PUBLIC,)))
 
     def _refresh_hardware(self, now: float) -> None:
-        """The dealer's and the pit's states sent again where the hardware's figures changed
-        since the last state made (:data:`HARDWARE_REFRESH_SECONDS`); the next look is set.
-        A failure here is the pit's alert, as an input's (the table goes on)."""
+        """The dealer's state sent again where the hardware's figures changed since the last
+        state made (:data:`HARDWARE_REFRESH_SECONDS`); the next look is set. A failure here
+        is the pit's alert, as an input's (the table goes on)."""
         assert self.hardware_every is not None
         self._hardware_due = now + self.hardware_every
         try:
             if self._hardware_now() != self._hardware_shown:
-                self._publish(self.projector.states(self.runner.state, now, only=STAFF))
+                self._publish(self.projector.states(self.runner.state, now, only=(DEALER,)))
         except Exception as error:
             self._unexpected(Inbound("hardware refresh"), error)
 
