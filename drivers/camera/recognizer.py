@@ -3520,10 +3520,7 @@ class Recognizer:
         suit's colour where the frame has colour; and the other pair must not agree on
         another card. Where the profile's index box does not settle the card, a box shrunk
         to :data:`LEARNED_ZOOM` is read the same way, then one enlarged to
-        :data:`LEARNED_WIDE` (a large index). Where no corner shows an index in the
-        profile's box, only the enlarged one is read (a large index printed lower than the
-        box, its rank cut by the box's edge: deck G's aces), and where none shows there
-        either, the outline is left (a blank, a back).
+        :data:`LEARNED_WIDE` (a large index); unless no corner showed an index.
         """
         assert self.reader is not None
         colour_shown = colour()
@@ -3536,10 +3533,7 @@ class Recognizer:
         p = self.profile
         pair, other = (first, first + 2), (1 - first, 3 - first)
         boxes = (p.index_box, _zoomed(p.index_box), _zoomed(p.index_box, LEARNED_WIDE))
-        blank = False  # no corner showed an index in the profile's box: the shrunk box skipped
         for zoom, box in enumerate(boxes):
-            if blank and zoom < len(boxes) - 1:
-                continue
             cut = shown if shown is not None and not zoom else {}
             # the other pair is looked at only where the short side's corners show no index
             # (:func:`_learned_card` reads it then alone): half the corners, most of the time
@@ -3577,9 +3571,7 @@ class Recognizer:
                     return None  # the middle shows another number of pips
                 return card, confidence, zoom == len(boxes) - 1
             if all(c.rank == NO_INDEX for c in corners):
-                if zoom:
-                    return None
-                blank = True
+                return None  # no index in any corner: a blank or a back, not read again
         return None
 
     def _middle_shows(
