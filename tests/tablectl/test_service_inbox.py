@@ -22,10 +22,15 @@ from tests.controller.round_script import T0, header, rounds
 from tests.support.publisher import Collected
 
 
+def new_runner(tmp_path: Path) -> TableRunner:
+    """A new journal of a two-box Ultimate Texas Hold'em table."""
+    header = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
+    return TableRunner.create(tmp_path / "t1.journal", header, 1_790_000_000.0)
+
+
 @pytest.fixture
 def service(tmp_path: Path) -> Any:
-    header = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
-    runner = TableRunner.create(tmp_path / "t1.journal", header, 1_790_000_000.0)
+    runner = new_runner(tmp_path)
     table = TableService(runner, Collected())
     table.start()
     yield table
@@ -228,8 +233,7 @@ def counting(tmp_path: Path, request: Any) -> Any:
     """A started table on a clock the test moves on (:class:`Clock`), whose camera counts
     the frames in ``frames``, its hardware looked at again every ``request.param`` seconds
     (None: never): (the table, what it published, the clock, the frames)."""
-    header = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
-    runner = TableRunner.create(tmp_path / "t1.journal", header, 1_790_000_000.0)
+    runner = new_runner(tmp_path)
     published, clock = Collected(), Clock(1_790_000_000.0)
     table = TableService(runner, published, clock=clock, hardware_every=request.param)
     frames = {"frames": 3}
@@ -241,10 +245,9 @@ def counting(tmp_path: Path, request: Any) -> Any:
 
 
 def wake(table: TableService) -> None:
-    """Wake the table's thread to look at its deadlines again (its wait is timed by the
-    real clock, its deadlines by the table's)."""
-    with table._turn:
-        table._turn.notify()
+    """Have the table's thread look at its deadlines again (its wait is timed by the real
+    clock, its deadlines by the table's): an input handled, it looks before waiting."""
+    table.sync()
 
 
 @pytest.mark.parametrize("counting", [0.05], indirect=True)
