@@ -8,6 +8,8 @@ const PAGES = [
   ["dealer", "Dealer console"],
 ];
 
+let shown = null; // the list drawn last: drawn again only when it changed (a redraw swallows a click)
+
 async function refresh() {
   let doc = { tables: [] };
   try {
@@ -15,6 +17,9 @@ async function refresh() {
   } catch (_) {
     /* the server restarts: try again */
   }
+  const text = JSON.stringify(doc.tables);
+  if (text === shown) return;
+  shown = text;
   const body = document.querySelector("#tables tbody");
   body.replaceChildren(
     ...doc.tables.map((t) =>

@@ -55,8 +55,10 @@ async function refreshTables() {
   } catch (_) {
     /* the server restarts: next time */
   }
+  let added = false;
   for (const id of [...new Set([...listed, ...journals])].slice(0, MAX_TABLES)) {
     if (tables[id]) continue;
+    added = true;
     tables[id] = { state: null, alerts: [], replies: [], link: null };
     tables[id].link = new Link({
       table: id,
@@ -66,7 +68,9 @@ async function refreshTables() {
     });
     if (!selected) selected = id;
   }
-  render();
+  // drawn again only for a new table: a page drawn again every few seconds for nothing
+  // would swallow a click pressed while it is redrawn
+  if (added) render();
 }
 
 function note(id, ok, text) {

@@ -4,12 +4,15 @@ The dealer console plays a whole round of a physical table (a real running table
 simulated on a pseudo-terminal, on the embedded broker): its buttons follow the table's
 ``can`` at every step, and each one it presses is applied by the table. The pit console
 steps through a round of a real journal event by event, the layout at each step, and
-exports it as a scenario file that plays to the journal's result.
+exports it as a scenario file that plays to the journal's result. Neither the pit console
+nor the index of tables draws its page again while nothing changed: a page drawn again
+every few seconds swallows a click pressed meanwhile.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -272,7 +275,9 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     click(chrome, "#replay-prev", "the replay's step back")
     assert where() == seen[-2]
     # the export: a scenario file that plays to the journal's result
-    href = chrome.find_element(By.ID, "replay-export").get_attribute("href")
+    href = chrome.execute_script(
+        "window.__export = document.getElementById('replay-export'); return window.__export.href"
+    )
     assert href.endswith(f"/api/P1/rounds/{rid}/scenario")
     text = chrome.execute_async_script(
         "const done = arguments[arguments.length - 1];"
@@ -281,6 +286,12 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     )
     assert text.startswith(f"# round {rid}"), text[:200]
     play_scenario(text)
+    # with nothing new at the pit, the page is not drawn again (a redraw swallows a click
+    # pressed meanwhile): the tables are looked up every 3 s
+    time.sleep(3.5)
+    assert chrome.execute_script(
+        "return document.getElementById('replay-export') === window.__export"
+    ), "the pit's page was drawn again with nothing new to show"
     chrome.save_screenshot(str(Path(journal).parent / "pit.png"))
 
 
@@ -295,3 +306,37 @@ def test_the_pits_history_is_refused_without_a_pit_login(site: Any) -> None:
             urllib.request.urlopen(f"{server.url}{path}", timeout=5)
         assert refused.value.code == 401
         assert "expected a login as the pit manager" in refused.value.read().decode()
+
+
+@pytest.mark.timeout(60)
+def test_the_index_lists_each_table_and_draws_its_rows_again_only_when_they_change(
+    chrome: Any, site: Any, tmp_path: Path
+) -> None:
+    broker, server = site
+    table = box_table("X2", tmp_path, BrokerAddress("127.0.0.1", broker.port))
+    table.start()
+    try:
+        chrome.get(f"{server.url}/")
+        row = "document.querySelector(\"#tables tr[data-table='X2']\")"
+        shown = wait_for(
+            lambda: chrome.execute_script(
+                f"const r = {row}; if (!r || !r.textContent.includes('online')) return null;"
+                "window.__row = r; return r.textContent;"
+            ),
+            15,
+            "table X2 online on the index",
+        )
+        links = chrome.execute_script(
+            f"return [...{row}.querySelectorAll('a')].map((a) => a.getAttribute('href'))"
+        )
+        assert "/table/X2/dealer" in links and "/pit" in links, links
+        # the list is fetched every 2 s; with nothing new the row stays the same element
+        time.sleep(4.5)
+        assert chrome.execute_script(f"return {row} === window.__row"), shown
+    finally:
+        table.stop()
+    wait_for(
+        lambda: "offline" in chrome.execute_script(f"return {row}.textContent"),
+        15,
+        "table X2 shown offline once stopped",
+    )
