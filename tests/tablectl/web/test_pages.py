@@ -303,7 +303,9 @@ def test_a_seat_bets_and_decides_with_its_buttons_and_sees_no_other_seat(
     assert any(r.startswith("place bet: done") for r in replies), replies
     assert any(r.startswith("decide: done") for r in replies), replies
     chrome.save_screenshot(str(tmp_path / "seat.png"))
-    row = chrome.find_element(By.CSS_SELECTOR, "[data-settled='player']").text
+    row = chrome.execute_script(  # read in the page at once: it may be drawn again meanwhile
+        "return document.querySelector(\"[data-settled='player']\").innerText"
+    )
     assert "net" in row, row
     assert chosen
 
