@@ -123,6 +123,22 @@ def click(chrome: Any, css: str, what: str, timeout: float = 10, avoid: str = ""
     return str(wait_for(clicked, timeout, what))
 
 
+def type_into(chrome: Any, element_id: str, text: str) -> None:
+    """Type ``text`` into the input ``element_id``: an input drawn again meanwhile (the
+    consoles keep what was typed across a redraw) is looked up again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    def typed() -> bool:
+        try:
+            chrome.find_element(By.ID, element_id).send_keys(text)
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait_for(typed, 5, f"the input {element_id}")
+
+
 def phase(chrome: Any) -> str:
     """The phase the page shows (read in the page: it may be drawn again at any moment)."""
     shown = chrome.execute_script(
@@ -143,7 +159,7 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
     table = box_table("B1", tmp_path, address)
     chrome.get(f"{server.url}/table/B1/dealer")
     wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
-    chrome.find_element(By.ID, "password").send_keys("dealer-dev")
+    type_into(chrome, "password", "dealer-dev")
     chrome.find_element(By.ID, "login-button").click()
     wait_for(lambda: chrome.find_elements(By.ID, "logout"), 5, "the dealer's console")
     table.start()
@@ -159,8 +175,8 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
         betting = dict((n, e) for n, e, _, _ in buttons_follow_can(chrome))
         assert betting["start_round"] is False and betting["halt"] is True, betting
         Select(chrome.find_element(By.ID, "bet-hand")).select_by_value("box 1")
-        chrome.find_element(By.ID, "bet-seat").send_keys("ann")
-        chrome.find_element(By.ID, "bet-amount").send_keys("100")
+        type_into(chrome, "bet-seat", "ann")
+        type_into(chrome, "bet-amount", "100")
         chrome.find_element(By.CSS_SELECTOR, "#bet-form [data-command='place_bet']").click()
         wait_for(
             lambda: chrome.find_elements(By.CSS_SELECTOR, "[data-stake='box 1|ann']"),
@@ -168,11 +184,13 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
             "the bet the table took",
         )
         # a halt: its reason, who stopped the round, the answers the rules allow the dealer
-        chrome.find_element(By.ID, "why-halt").send_keys("chips to count")
+        type_into(chrome, "why-halt", "chips to count")
         click(chrome, "[data-command='halt']", "halt")
         wait_for(lambda: phase(chrome) == "halted", 10, "the halt")
-        halt = chrome.find_element(By.CSS_SELECTOR, "[data-halt]")
-        assert "chips to count" in halt.text and halt.get_attribute("data-halt") == "dealer"
+        text, by = chrome.execute_script(  # read in the page at once: it may be drawn again
+            "const h = document.querySelector('[data-halt]'); return [h.innerText, h.dataset.halt]"
+        )
+        assert "chips to count" in text and by == "dealer", (text, by)
         answers = {n: e for n, e, _, _ in buttons_follow_can(chrome) if n != "halt"}
         assert answers["resume"] is True and answers["start_round"] is False, answers
         click(chrome, "[data-answer='resume']", "resume, an answer the rules allow")
@@ -219,8 +237,8 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     _, server = site
     chrome.get(f"{server.url}/pit")
     wait_for(lambda: chrome.find_elements(By.ID, "login"), 5, "the login form")
-    chrome.find_element(By.ID, "by").send_keys("ann")
-    chrome.find_element(By.ID, "password").send_keys("pit-dev")
+    type_into(chrome, "by", "ann")
+    type_into(chrome, "password", "pit-dev")
     chrome.find_element(By.ID, "login-button").click()
     click(chrome, ".table-card[data-table='P1']", "table P1 at a glance", 15)
     rid = chrome.execute_script(
