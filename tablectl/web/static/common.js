@@ -24,6 +24,35 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Put `nodes` in `parent` as its children, keeping each child already there that is
+ * drawn the same (`isEqualNode`: the same tags, attributes and text, down to its last
+ * child), and going `depth` levels down into a child whose own tag and attributes are
+ * the same but whose children differ. A page drawn again whole on every message would
+ * swallow a click pressed while it is redrawn (the button pressed is gone when the mouse
+ * is released): with this, only what changed is drawn again. A kept element keeps its old
+ * listeners, so a page using this reads what a listener acts on when it is clicked, or
+ * from what the element shows (its attributes and text), never from values captured
+ * when it was drawn that it does not show.
+ */
+export function update(parent, nodes, depth = 3) {
+  const old = [...parent.childNodes];
+  const same = old.length === nodes.length && nodes.every((n, i) => sameShell(old[i], n));
+  if (!same) return parent.replaceChildren(...nodes);
+  nodes.forEach((n, i) => {
+    if (old[i].isEqualNode(n)) return;
+    if (depth > 0 && n.nodeType === Node.ELEMENT_NODE) update(old[i], [...n.childNodes], depth - 1);
+    else old[i].replaceWith(n);
+  });
+}
+
+/** Whether two nodes are the same kind of node with the same tag and attributes. */
+function sameShell(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (b.nodeType !== Node.ELEMENT_NODE) return a.isEqualNode(b);
+  return a.cloneNode(false).isEqualNode(b.cloneNode(false));
+}
+
+/**
  * One page's socket: GET /ws?table=T[&role=R], reconnecting with back-off.
  * handlers: onFrame(frame) for topic frames ({table, topic, payload, retained}),
  * onGateway(frame) for {gateway, link, table, status, reason}, onHistory(list),

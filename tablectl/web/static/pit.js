@@ -3,7 +3,7 @@
 // the dispute replay: a round step by step (every card with its source, every decision,
 // automatic ones included, every halt and ruling), the layout at each step, and the round
 // exported as a scenario file. The server's link is logged in as the pit's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, words } from "/static/common.js";
+import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, update, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const app = document.getElementById("app");
@@ -140,9 +140,11 @@ function draw() {
       s ? el("span", { class: "muted" }, s.next) : null,
       t.alerts.length ? el("span", { class: "bad" }, `${t.alerts.length} alert(s)`) : null);
   }));
-  app.replaceChildren(header, grid, selected ? el("div", { class: "body" },
+  // only what changed is drawn again (common.js's update): a message of one table does
+  // not redraw the panel of another that the pit manager is clicking in
+  update(app, [header, grid, selected ? el("div", { class: "body" },
     el("section", { class: "felt" }, disputeView() || liveView()),
-    el("aside", { class: "side" }, haltView(), commandsView(), alertsView(), historyView())) : el("p", { class: "waiting" }, "No table yet"));
+    el("aside", { class: "side" }, haltView(), commandsView(), alertsView(), historyView())) : el("p", { class: "waiting" }, "No table yet")]);
 }
 
 function liveView() {

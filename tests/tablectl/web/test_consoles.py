@@ -230,7 +230,7 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
 
 @pytest.mark.timeout(90)
 def test_the_pit_console_steps_through_a_round_and_exports_it(
-    chrome: Any, site: Any, journal: Path
+    chrome: Any, site: Any, journal: Path, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -304,12 +304,29 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     )
     assert text.startswith(f"# round {rid}"), text[:200]
     play_scenario(text)
-    # with nothing new at the pit, the page is not drawn again (a redraw swallows a click
-    # pressed meanwhile): the tables are looked up every 3 s
-    time.sleep(3.5)
-    assert chrome.execute_script(
-        "return document.getElementById('replay-export') === window.__export"
-    ), "the pit's page was drawn again with nothing new to show"
+    # another table comes up and sends its states: the pit's page draws that table's card,
+    # and not again the replay the pit manager is clicking in (a redraw swallows a click
+    # pressed meanwhile); the tables are looked up every 3 s
+    broker, _ = site
+    other = box_table("Z9", tmp_path, BrokerAddress("127.0.0.1", broker.port))
+    other.start()
+    try:
+        wait_for(
+            lambda: chrome.execute_script(
+                "const c = document.querySelector(\".table-card[data-table='Z9'] [data-phase]\");"
+                "return c && c.dataset.phase === 'closed'"
+            ),
+            15,
+            "table Z9 at a glance, closed",
+        )
+        time.sleep(0.5)  # its later states too
+        assert chrome.execute_script(
+            "return document.getElementById('replay-export') === window.__export"
+        ), "the replay was drawn again for another table's state"
+        click(chrome, "#replay-first", "the replay's first step")
+        assert where()[0] == "1"
+    finally:
+        other.stop()
     chrome.save_screenshot(str(Path(journal).parent / "pit.png"))
 
 
