@@ -102,8 +102,8 @@ HANDOVER_LIMIT_SECONDS = 0.002
 #: the last state made (the camera's frames and reading times, the shoe's counts, the
 #: journal's write times): they are taken as each state is made, so between rounds, with no
 #: input to make one, the dealer's hardware panel would show them as at the last input.
-#: The pit's console shows no such panel (the pit hears of the hardware by its alerts) and
-#: draws its whole page again on each state: its state is not sent for these figures alone
+#: The pit's console shows no such panel (the pit hears of the hardware by its alerts): its
+#: state is not sent for these figures alone
 HARDWARE_REFRESH_SECONDS = 5.0
 
 

@@ -35,6 +35,8 @@ export function el(tag, attrs = {}, ...children) {
  * when it was drawn that it does not show.
  */
 export function update(parent, nodes, depth = 3) {
+  nodes = nodes.flat().filter((n) => n !== null && n !== undefined && n !== false && n !== "")
+    .map((n) => (n instanceof Node ? n : document.createTextNode(String(n))));
   const old = [...parent.childNodes];
   const same = old.length === nodes.length && nodes.every((n, i) => sameShell(old[i], n));
   if (!same) return parent.replaceChildren(...nodes);

@@ -2,7 +2,7 @@
 // every dealer command (enabled by the table's `can` in the dealer state), a halt with the
 // answers the rules allow, the payments due with their amounts, the hardware's status.
 // The server's link for this page is logged in as the dealer's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, tableId, words } from "/static/common.js";
+import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, tableId, update, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const table = tableId();
@@ -190,32 +190,32 @@ function render() {
   if (!ui.header) skeleton();
   const [cls, words] = statusWords(link.public, pub);
   const phase = mine ? mine.phase : "connecting";
-  ui.header.replaceChildren(
+  update(ui.header, [
     el("div", { class: "brand" }, pub ? pub.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table} · Dealer`),
     el("div", { class: `status ${cls}`, "data-status": cls }, words),
     el("button", { id: "logout", onclick: async () => {
       await fetch("/logout?role=dealer", { method: "POST", credentials: "same-origin" });
       location.reload();
-    } }, "Log out"));
-  ui.own.replaceChildren(link.own && link.own.gateway !== "connected"
-    ? el("div", { class: "error" }, `Console link: ${link.own.gateway} ${link.own.reason || ""}`) : "");
-  ui.felt.replaceChildren(
+    } }, "Log out")]);
+  update(ui.own, [link.own && link.own.gateway !== "connected"
+    ? el("div", { class: "error" }, `Console link: ${link.own.gateway} ${link.own.reason || ""}`) : ""]);
+  update(ui.felt, [
     el("div", { class: "phase", "data-phase": phase }, PHASES[phase] || phase,
       mine && mine.round_id ? el("span", { class: "round" }, ` ${mine.round_id}`) : null),
     el("div", { class: "next-due", "data-next": mine ? mine.next : "" }, mine ? nextWords(mine) : "Connecting…"),
-    layoutView() || "");
+    layoutView()]);
   const can = (mine && mine.can) || {};
   for (const [name, button] of Object.entries(ui.buttons)) button.disabled = !can[name];
   haltView(can);
-  ui.payments.replaceChildren(paymentsView() || "");
+  update(ui.payments, [paymentsView()]);
   ui.bet.hidden = phase !== "betting";
   const hands = (pub && pub.hands_in_play && pub.hands_in_play.length) ? pub.hands_in_play : [...Array(7)].map((_, i) => `box ${i + 1}`);
   options(ui.betHand, hands);
   options(ui.betSpot, Object.keys((pub && pub.limits) || { ante: 0 }));
-  ui.decisions.replaceChildren(decisionsView() || "");
-  ui.hardware.replaceChildren(hardwareView());
-  ui.log.replaceChildren(logView());
+  update(ui.decisions, [decisionsView()]);
+  update(ui.hardware, [hardwareView()]);
+  update(ui.log, [logView()]);
 }
 
 function nextWords(state) {

@@ -375,3 +375,45 @@ def test_the_index_lists_each_table_and_draws_its_rows_again_only_when_they_chan
         15,
         "table X2 shown offline once stopped",
     )
+
+
+UPDATE_CHECK = """
+const done = arguments[arguments.length - 1];
+import('/static/common.js').then(({ el, update }) => {
+  const root = document.createElement('div');
+  let pressed = [];
+  const draw = (amount, note) => [
+    el('h2', {}, 'Payments due'),
+    el('div', { class: 'row' },
+      el('button', { 'data-amount': 10, onclick: () => pressed.push('kept') }, 'Paid 10'),
+      el('span', {}, note)),
+    el('button', { 'data-amount': amount, onclick: () => pressed.push(`new ${amount}`) },
+      `Paid ${amount}`),
+    null, '',
+  ];
+  update(root, draw(20, 'a'));
+  const [title, row, last] = root.children;
+  const first = row.children[0];
+  update(root, draw(20, 'b'));  // only the note's text changed
+  const kept = root.children[0] === title && root.children[1] === row
+    && row.children[0] === first && root.children[2] === last
+    && row.children[1].textContent === 'b';
+  update(root, draw(30, 'b'));  // the last button's amount changed: it is drawn again
+  const redrawn = root.children[2] !== last && root.children[2].dataset.amount === '30';
+  root.children[1].children[0].click();
+  root.children[2].click();
+  update(root, [el('p', {}, 'none due')]);  // other children altogether: replaced
+  done([kept, redrawn, pressed, root.innerHTML]);
+});
+"""
+
+
+@pytest.mark.timeout(30)
+def test_a_page_draws_again_only_what_changed(chrome: Any, site: Any) -> None:
+    _, server = site
+    chrome.get(f"{server.url}/")
+    kept, redrawn, pressed, html = chrome.execute_async_script(UPDATE_CHECK)
+    assert kept, "an element drawn the same was replaced, or a changed text not shown"
+    assert redrawn, "a button whose amount changed was kept"
+    assert pressed == ["kept", "new 30"], pressed  # each button answers as it shows
+    assert html == "<p>none due</p>", html
