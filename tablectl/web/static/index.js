@@ -1,5 +1,5 @@
 // The index: every table the server hears, with links to its pages (refreshed every 2 s).
-import { el, PHASES } from "/static/common.js";
+import { el, PHASES, update } from "/static/common.js";
 
 const PAGES = [
   ["player", "Player display"],
@@ -8,8 +8,6 @@ const PAGES = [
   ["dealer", "Dealer console"],
 ];
 
-let shown = null; // the list drawn last: drawn again only when it changed (a redraw swallows a click)
-
 async function refresh() {
   let doc = { tables: [] };
   try {
@@ -17,12 +15,11 @@ async function refresh() {
   } catch (_) {
     /* the server restarts: try again */
   }
-  const text = JSON.stringify(doc.tables);
-  if (text === shown) return;
-  shown = text;
   const body = document.querySelector("#tables tbody");
-  body.replaceChildren(
-    ...doc.tables.map((t) =>
+  // only the rows that changed are drawn again: a redraw would swallow a click on a link
+  update(
+    body,
+    doc.tables.map((t) =>
       el(
         "tr",
         { "data-table": t.table },
