@@ -11,6 +11,7 @@ let link = null;
 let mine = null; // the dealer state
 let pub = null; // the public state (names, timers)
 let log = []; // events and replies in words, newest first
+let live = false; // the table is heard live (online, or halted): commands are offered
 
 /** The buttons of the dealer's commands that need no choice: name, words, what it asks. */
 const BUTTONS = [
@@ -205,11 +206,14 @@ function render() {
       mine && mine.round_id ? el("span", { class: "round" }, ` ${mine.round_id}`) : null),
     el("div", { class: "next-due", "data-next": mine ? mine.next : "" }, mine ? nextWords(mine) : "Connecting…"),
     layoutView()]);
-  const can = (mine && mine.can) || {};
+  // nothing is offered to a table that is not heard live: its last state stays shown,
+  // but a command sent to it would go unanswered
+  live = cls === "online" || cls === "halted";
+  const can = (live && mine && mine.can) || {};
   for (const [name, button] of Object.entries(ui.buttons)) button.disabled = !can[name];
   haltView(can);
   update(ui.payments, [paymentsView()]);
-  ui.bet.hidden = phase !== "betting";
+  ui.bet.hidden = phase !== "betting" || !live;
   const hands = (pub && pub.hands_in_play && pub.hands_in_play.length) ? pub.hands_in_play : [...Array(7)].map((_, i) => `box ${i + 1}`);
   options(ui.betHand, hands);
   options(ui.betSpot, Object.keys((pub && pub.limits) || { ante: 0 }));
@@ -270,7 +274,7 @@ function paymentsView() {
     el("h2", {}, "Payments due"),
     el("table", { class: "grid" }, due.map((p) => el("tr", { "data-payment": `${p.hand}|${p.seat}` },
       el("td", {}, handTitle(p.hand)), el("td", {}, p.seat), el("td", {}, el("b", {}, p.amount)),
-      el("td", {}, el("button", { "data-command": "confirm_payment", "data-amount": p.amount,
+      el("td", {}, el("button", { "data-command": "confirm_payment", "data-amount": p.amount, disabled: !live,
         onclick: () => send({ command: "confirm_payment", hand: p.hand, seat: p.seat, paid: p.amount }) }, `Paid ${p.amount}`))))));
 }
 
@@ -281,7 +285,7 @@ function decisionsView() {
     el("h2", {}, "Decisions due"),
     deciding.map((s) => el("div", { class: "buttons", "data-hand": `${s.hand} decisions` },
       el("span", {}, `${handTitle(s.hand)} (${s.seat})`),
-      s.options.map((o) => el("button", { "data-command": "decide", "data-option": o,
+      s.options.map((o) => el("button", { "data-command": "decide", "data-option": o, disabled: !live,
         onclick: () => send({ command: "decide", hand: s.hand, seat: s.seat, option: o }) }, o.replaceAll("_", " "))))));
 }
 

@@ -3,7 +3,7 @@
 // the dispute replay: a round step by step (every card with its source, every decision,
 // automatic ones included, every halt and ruling), the layout at each step, and the round
 // exported as a scenario file. The server's link is logged in as the pit's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, update, words } from "/static/common.js";
+import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, update, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const app = document.getElementById("app");
@@ -59,12 +59,26 @@ async function refreshTables() {
   for (const id of [...new Set([...listed, ...journals])].slice(0, MAX_TABLES)) {
     if (tables[id]) continue;
     added = true;
-    tables[id] = { state: null, alerts: [], replies: [], link: null };
+    tables[id] = { state: null, alerts: [], replies: [], link: null, public: null };
     tables[id].link = new Link({
       table: id,
       role: "pit",
       onFrame: (f) => onFrame(id, f),
       onRefused: (text) => note(id, false, text),
+      // the table's own status (online, offline: a table stopped or its process gone
+      // shows its last state, so the pit must be told it is no longer live)
+      onGateway: (g) => {
+        if (g.link === "public") {
+          tables[id].public = g;
+          render();
+        }
+      },
+      onSocket: (what) => {
+        if (what === "closed") {
+          tables[id].public = { gateway: "broker-down" };
+          render();
+        }
+      },
     });
     if (!selected) selected = id;
   }
@@ -132,10 +146,12 @@ function draw() {
   const grid = el("section", { class: "tables", id: "tables" }, Object.entries(tables).map(([id, t]) => {
     const s = t.state;
     const phase = s ? s.phase : "connecting";
+    const cls = statusWords(t.public, null)[0];
     return el("div", { class: `table-card${id === selected ? " selected" : ""}${phase === "halted" ? " halted" : ""}`,
       "data-table": id, onclick: () => { selected = id; render(); } },
       el("strong", {}, `Table ${id}`),
-      el("span", { "data-phase": phase }, PHASES[phase] || phase),
+      cls === "online" ? null : el("span", { class: `status ${cls}`, "data-status": cls }, cls === "offline" ? "Offline" : "Connecting…"),
+      s ? el("span", { "data-phase": phase }, PHASES[phase] || phase) : null,
       s && s.round_id ? el("span", { class: "round-id" }, s.round_id) : null,
       s ? el("span", { class: "muted" }, s.next) : null,
       t.alerts.length ? el("span", { class: "bad" }, `${t.alerts.length} alert(s)`) : null);
@@ -148,9 +164,14 @@ function draw() {
 }
 
 function liveView() {
-  const s = tables[selected].state;
-  if (!s) return el("p", { class: "waiting" }, "Waiting for the table…");
-  return layout({ phase: s.phase, next: s.next, round_id: s.round_id, positions: positions(s.cards), stakes: s.stakes });
+  const t = tables[selected];
+  const s = t.state;
+  const [cls, said] = statusWords(t.public, null);
+  const banner = cls === "online" ? null : el("div", { class: `status ${cls}`, "data-status": cls },
+    s ? `${said}: the last state it sent is shown` : said);
+  if (!s) return el("div", {}, banner, el("p", { class: "waiting" }, "Waiting for the table…"));
+  return el("div", {}, banner,
+    layout({ phase: s.phase, next: s.next, round_id: s.round_id, positions: positions(s.cards), stakes: s.stakes }));
 }
 
 function positions(cards) {
@@ -179,10 +200,22 @@ function layout(doc) {
         el("td", {}, (st.decisions || []).map(words).join(", "))))) : null);
 }
 
+/** What the selected table allows now: its state's `can`, nothing while it is not live
+ * (a command to a table offline would go unanswered). */
+function allowed() {
+  const t = tables[selected];
+  return t.state && live() ? t.state.can || {} : {};
+}
+
+/** Whether the selected table is heard live. */
+function live() {
+  return statusWords(tables[selected].public, null)[0] === "online";
+}
+
 function haltView() {
   const s = tables[selected].state;
   if (!s || s.phase !== "halted") return null;
-  const can = s.can || {};
+  const can = allowed();
   const answers = [
     ["resume", "Resume", () => ({ command: "resume", note: value("pit-note") || "checked by the pit" })],
     ["redeal", "Redeal", () => ({ command: "redeal", reason: value("pit-note") || "redeal ordered by the pit" })],
@@ -217,7 +250,7 @@ function value(id) {
 
 function commandsView() {
   const s = tables[selected].state;
-  const can = (s && s.can) || {};
+  const can = allowed();
   const buttons = [
     ["open_table", "Open table", () => ({ command: "open_table" })],
     ["close_table", "Close table", () => ({ command: "close_table" })],
@@ -229,7 +262,7 @@ function commandsView() {
     el("div", { class: "buttons" }, buttons.map(([name, words, make]) =>
       el("button", { "data-command": name, disabled: !can[name], onclick: () => send(selected, make()) }, words))),
     el("div", { class: "buttons" }, input("deck-id", "new deck id", 12),
-      el("button", { "data-command": "change_deck", disabled: !s || s.phase !== "idle",
+      el("button", { "data-command": "change_deck", disabled: !live() || !s || s.phase !== "idle",
         onclick: () => send(selected, { command: "change_deck", deck_id: value("deck-id") }) }, "Change deck")),
     el("div", { class: "log" }, t.replies.map((n) => el("div", { class: n.ok ? "" : "bad", "data-reply": "" }, `${n.at} ${n.text}`))));
 }

@@ -213,6 +213,19 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
         assert idle["start_round"] is True and idle["reveal_done"] is False, idle
     finally:
         table.stop()
+    # stopped: shown offline, its last state kept, and no command offered to it
+    wait_for(
+        lambda: chrome.execute_script(
+            "return !!document.querySelector(\"[data-status='offline']\")"
+        ),
+        15,
+        "the table shown offline once stopped",
+    )
+    offered = chrome.execute_script(
+        "return [...document.querySelectorAll('[data-command], [data-answer]')]"
+        ".filter((b) => !b.disabled && b.offsetParent !== null).map((b) => b.textContent)"
+    )
+    assert offered == [], offered
     replies = chrome.execute_script(
         "return [...document.querySelectorAll('[data-reply]')].map((e) => e.textContent)"
     )
@@ -327,6 +340,30 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
         assert where()[0] == "1"
     finally:
         other.stop()
+    # stopped, it is shown offline at a glance, not live at its last state
+    wait_for(
+        lambda: chrome.execute_script(
+            "return !!document.querySelector("
+            "\".table-card[data-table='Z9'] [data-status='offline']\")"
+        ),
+        15,
+        "table Z9 shown offline once stopped",
+    )
+    click(chrome, ".table-card[data-table='Z9']", "table Z9 at a glance")
+    banner = wait_for(
+        lambda: chrome.execute_script(
+            "const b = document.querySelector(\".felt [data-status='offline']\");"
+            "return b && b.innerText"
+        ),
+        5,
+        "the offline table's banner",
+    )
+    assert "Table offline" in banner and "last state" in banner, banner
+    # its last state allowed opening it: no command is offered to a table that is not there
+    disabled = chrome.execute_script(
+        "return [...document.querySelectorAll('[data-command]')].map((b) => b.disabled)"
+    )
+    assert disabled and all(disabled), disabled
     chrome.save_screenshot(str(Path(journal).parent / "pit.png"))
 
 
