@@ -118,6 +118,7 @@ function hands() {
 // each part is redrawn only when what it shows changed: a bet amount being typed keeps its focus
 const keys = {};
 let built = false;
+let live = false; // the table is heard live (online, or halted): bets and decisions are offered
 
 function swap(slot, key, build) {
   if (keys[slot] === key) return;
@@ -136,6 +137,9 @@ function render() {
       el("div", { class: "body" }, el("section", { "data-slot": "felt" }), el("aside", { class: "side" }, side)));
   }
   const [cls, words] = statusWords(link && link.public, pub);
+  // nothing is offered while the table is not heard live: a bet or a decision sent to a
+  // table that is not there would go unanswered
+  live = cls === "online" || cls === "halted";
   swap("header", JSON.stringify([pub && pub.title, cls, words]), () => el("header", { class: "topbar" },
     el("div", { class: "brand" }, pub ? pub.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table} · Seat ${me.seat}`),
@@ -166,8 +170,8 @@ function render() {
     next ? el("div", { class: "next" }, next) : null));
   tick();
   swap("money", JSON.stringify([mine && mine.balance, mine && mine.stakes]), moneyView);
-  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, pub && pub.buttons, mine && mine.can, mine && mine.can_hands, chosenHand]), () => betView(myHands, phase));
-  swap("decide", JSON.stringify(((mine && mine.stakes) || []).map((s) => [s.hand, s.options])), decideView);
+  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, pub && pub.buttons, mine && mine.can, mine && mine.can_hands, chosenHand, live]), () => betView(myHands, phase));
+  swap("decide", JSON.stringify([((mine && mine.stakes) || []).map((s) => [s.hand, s.options]), live]), decideView);
   swap("notes", JSON.stringify(notes.map((n) => [n.ok, n.text, n.at.getTime()])), notesView);
   swap("history", JSON.stringify([history, mine && mine.settlements]), historyView);
 }
@@ -204,7 +208,7 @@ function moneyView() {
 }
 
 function betView(myHands, phase) {
-  const open = phase === "betting";
+  const open = phase === "betting" && live;
   const spots = Object.entries((pub && pub.limits) || {});
   if (!chosenHand || !myHands.includes(chosenHand)) chosenHand = myHands[0];
   return el("div", { class: "seat-panel" },
@@ -238,7 +242,7 @@ function buttonName(command) {
 
 // whether the table would take this button now (for this hand, where the command takes one)
 function allowed(command) {
-  if (!mine || !(mine.can || []).includes(command)) return false;
+  if (!live || !mine || !(mine.can || []).includes(command)) return false;
   if (command === "deal" || !mine.can_hands) return true;
   return (mine.can_hands[chosenHand] || []).includes(command);
 }
@@ -249,7 +253,7 @@ function decideView() {
   return el("div", { class: "seat-panel decide" },
     el("h2", {}, "Your decision"),
     stakes.map((s) => el("div", { class: "buttons", "data-hand": `${s.hand} decisions` },
-      s.options.map((o) => el("button", { class: "primary", "data-command": "decide", "data-option": o,
+      s.options.map((o) => el("button", { class: "primary", "data-command": "decide", "data-option": o, disabled: !live,
         onclick: () => send({ command: "decide", hand: s.hand, option: o }) }, words(o))))));
 }
 

@@ -427,6 +427,39 @@ def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
         table.stop()
 
 
+@pytest.mark.timeout(60)
+def test_a_seat_is_offered_no_bet_while_its_table_is_not_heard(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    broker, server = site
+    table_id = "S4"
+    address = BrokerAddress("127.0.0.1", broker.port)
+    table = studio_table(table_id, tmp_path, address, betting_seconds=60)
+    seat_page(chrome, server, table_id)
+    table.start()
+    staff = Staff(mqtt_client(broker), table_id)
+    ante = "[data-command='place_bet'][data-spot='ante']"
+    offered = f'const b = document.querySelector("{ante}"); return !!b && !b.disabled'
+    try:
+        wait_for(lambda: page_phase(chrome) == "closed", 10, "the closed table")
+        staff.send("pit", "open_table")
+        staff.send("dealer", "start_round")
+        wait_for(lambda: chrome.execute_script(offered), 10, "the ante offered while betting")
+    finally:
+        table.stop()
+    # stopped while betting: its last state stays shown, and the seat is told it is offline
+    # and offered no bet (one sent would go unanswered)
+    wait_for(
+        lambda: chrome.execute_script(
+            "return !!document.querySelector(\"[data-status='offline']\")"
+        ),
+        15,
+        "the table shown offline",
+    )
+    assert page_phase(chrome) == "betting"
+    assert not chrome.execute_script(offered)
+
+
 @pytest.mark.timeout(90)
 def test_ultimates_double_is_enabled_once_a_round(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
