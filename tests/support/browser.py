@@ -52,6 +52,17 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
     raise AssertionError(f"waited {timeout:g} s for {what}")
 
 
+def shown_offline(chrome: Any, what: str, within: str = "") -> None:
+    """Wait until the page marks a table offline (``[data-status='offline']``, inside the
+    elements matching ``within`` where given): once its table stops, every page says so."""
+    css = f"{within} [data-status='offline']".strip()
+    wait_for(
+        lambda: chrome.execute_script("return !!document.querySelector(arguments[0])", css),
+        15,
+        what,
+    )
+
+
 def chrome(width: int = 1920, height: int = 1080, *, scale: float = 1.0) -> Any:
     """A headless Chromium (quit it when done: its profile folder goes with it)."""
     from selenium import webdriver

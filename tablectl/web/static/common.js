@@ -158,6 +158,15 @@ export function statusWords(link, state) {
   return ["online", "Live"];
 }
 
+/**
+ * Whether the table is heard live through the server's link (what `statusWords` calls
+ * online or halted). Its last state stays shown when it is not, but no command is offered
+ * to it then: one sent to a table that is not there would go unanswered.
+ */
+export function heard(link) {
+  return statusWords(link, null)[0] === "online";
+}
+
 /** Phase ids in words. */
 export const PHASES = {
   closed: "Table closed",

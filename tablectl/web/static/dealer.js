@@ -2,7 +2,7 @@
 // every dealer command (enabled by the table's `can` in the dealer state), a halt with the
 // answers the rules allow, the payments due with their amounts, the hardware's status.
 // The server's link for this page is logged in as the dealer's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, tableId, update, words } from "/static/common.js";
+import { cardsBy, el, handTitle, heard, Link, login, noteClock, PHASES, statusWords, tableId, update, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const table = tableId();
@@ -11,7 +11,6 @@ let link = null;
 let mine = null; // the dealer state
 let pub = null; // the public state (names, timers)
 let log = []; // events and replies in words, newest first
-let live = false; // the table is heard live (online, or halted): commands are offered
 
 /** The buttons of the dealer's commands that need no choice: name, words, what it asks. */
 const BUTTONS = [
@@ -206,18 +205,16 @@ function render() {
       mine && mine.round_id ? el("span", { class: "round" }, ` ${mine.round_id}`) : null),
     el("div", { class: "next-due", "data-next": mine ? mine.next : "" }, mine ? nextWords(mine) : "Connecting…"),
     layoutView()]);
-  // nothing is offered to a table that is not heard live: its last state stays shown,
-  // but a command sent to it would go unanswered
-  live = cls === "online" || cls === "halted";
+  const live = heard(link.public); // nothing is offered to a table that is not heard
   const can = (live && mine && mine.can) || {};
   for (const [name, button] of Object.entries(ui.buttons)) button.disabled = !can[name];
   haltView(can);
-  update(ui.payments, [paymentsView()]);
+  update(ui.payments, [paymentsView(live)]);
   ui.bet.hidden = phase !== "betting" || !live;
   const hands = (pub && pub.hands_in_play && pub.hands_in_play.length) ? pub.hands_in_play : [...Array(7)].map((_, i) => `box ${i + 1}`);
   options(ui.betHand, hands);
   options(ui.betSpot, Object.keys((pub && pub.limits) || { ante: 0 }));
-  update(ui.decisions, [decisionsView()]);
+  update(ui.decisions, [decisionsView(live)]);
   update(ui.hardware, [hardwareView()]);
   update(ui.log, [logView()]);
 }
@@ -267,7 +264,7 @@ function haltView(can) {
   ui.haltNone.hidden = Object.values(can).some(Boolean);
 }
 
-function paymentsView() {
+function paymentsView(live) {
   const due = (mine && mine.payments_due) || [];
   if (!due.length) return null;
   return el("div", { class: "panel" },
@@ -278,7 +275,7 @@ function paymentsView() {
         onclick: () => send({ command: "confirm_payment", hand: p.hand, seat: p.seat, paid: p.amount }) }, `Paid ${p.amount}`))))));
 }
 
-function decisionsView() {
+function decisionsView(live) {
   const deciding = ((mine && mine.stakes) || []).filter((s) => s.options.length);
   if (!deciding.length) return null;
   return el("div", { class: "panel" },

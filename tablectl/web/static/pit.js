@@ -3,7 +3,7 @@
 // the dispute replay: a round step by step (every card with its source, every decision,
 // automatic ones included, every halt and ruling), the layout at each step, and the round
 // exported as a scenario file. The server's link is logged in as the pit's own broker user.
-import { cardsBy, el, handTitle, Link, login, noteClock, PHASES, statusWords, update, words } from "/static/common.js";
+import { cardsBy, el, handTitle, heard, Link, login, noteClock, PHASES, statusWords, update, words } from "/static/common.js";
 import { handView } from "/static/hands.js";
 
 const app = document.getElementById("app");
@@ -200,16 +200,10 @@ function layout(doc) {
         el("td", {}, (st.decisions || []).map(words).join(", "))))) : null);
 }
 
-/** What the selected table allows now: its state's `can`, nothing while it is not live
- * (a command to a table offline would go unanswered). */
+/** What the selected table allows now: its state's `can`, nothing while it is not heard. */
 function allowed() {
   const t = tables[selected];
-  return t.state && live() ? t.state.can || {} : {};
-}
-
-/** Whether the selected table is heard live. */
-function live() {
-  return statusWords(tables[selected].public, null)[0] === "online";
+  return t.state && heard(t.public) ? t.state.can || {} : {};
 }
 
 function haltView() {
@@ -262,7 +256,7 @@ function commandsView() {
     el("div", { class: "buttons" }, buttons.map(([name, words, make]) =>
       el("button", { "data-command": name, disabled: !can[name], onclick: () => send(selected, make()) }, words))),
     el("div", { class: "buttons" }, input("deck-id", "new deck id", 12),
-      el("button", { "data-command": "change_deck", disabled: !live() || !s || s.phase !== "idle",
+      el("button", { "data-command": "change_deck", disabled: !heard(tables[selected].public) || !s || s.phase !== "idle",
         onclick: () => send(selected, { command: "change_deck", deck_id: value("deck-id") }) }, "Change deck")),
     el("div", { class: "log" }, t.replies.map((n) => el("div", { class: n.ok ? "" : "bad", "data-reply": "" }, `${n.at} ${n.text}`))));
 }

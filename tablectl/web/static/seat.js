@@ -6,7 +6,7 @@
 // that seat's topics only: the page never receives another seat's data.
 import { cardElement } from "/static/cards.js";
 import {
-  cardsBy, el, handTitle, Link, login, noteClock, PHASES, secondsLeft, lightFor, statusWords, tableId, words,
+  cardsBy, el, handTitle, heard, Link, login, noteClock, PHASES, secondsLeft, lightFor, statusWords, tableId, words,
 } from "/static/common.js";
 import { handView, layoutOf } from "/static/hands.js";
 
@@ -118,7 +118,6 @@ function hands() {
 // each part is redrawn only when what it shows changed: a bet amount being typed keeps its focus
 const keys = {};
 let built = false;
-let live = false; // the table is heard live (online, or halted): bets and decisions are offered
 
 function swap(slot, key, build) {
   if (keys[slot] === key) return;
@@ -137,9 +136,7 @@ function render() {
       el("div", { class: "body" }, el("section", { "data-slot": "felt" }), el("aside", { class: "side" }, side)));
   }
   const [cls, words] = statusWords(link && link.public, pub);
-  // nothing is offered while the table is not heard live: a bet or a decision sent to a
-  // table that is not there would go unanswered
-  live = cls === "online" || cls === "halted";
+  const live = heard(link && link.public); // no bet nor decision offered to a table not heard
   swap("header", JSON.stringify([pub && pub.title, cls, words]), () => el("header", { class: "topbar" },
     el("div", { class: "brand" }, pub ? pub.title : "tablectl"),
     el("div", { class: "where" }, `Table ${table} · Seat ${me.seat}`),
@@ -170,8 +167,8 @@ function render() {
     next ? el("div", { class: "next" }, next) : null));
   tick();
   swap("money", JSON.stringify([mine && mine.balance, mine && mine.stakes]), moneyView);
-  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, pub && pub.buttons, mine && mine.can, mine && mine.can_hands, chosenHand, live]), () => betView(myHands, phase));
-  swap("decide", JSON.stringify([((mine && mine.stakes) || []).map((s) => [s.hand, s.options]), live]), decideView);
+  swap("bet", JSON.stringify([myHands, phase, pub && pub.limits, pub && pub.buttons, mine && mine.can, mine && mine.can_hands, chosenHand, live]), () => betView(myHands, phase, live));
+  swap("decide", JSON.stringify([((mine && mine.stakes) || []).map((s) => [s.hand, s.options]), live]), () => decideView(live));
   swap("notes", JSON.stringify(notes.map((n) => [n.ok, n.text, n.at.getTime()])), notesView);
   swap("history", JSON.stringify([history, mine && mine.settlements]), historyView);
 }
@@ -207,7 +204,7 @@ function moneyView() {
         el("td", { class: "muted" }, s.decisions.map(words).join(", "))))));
 }
 
-function betView(myHands, phase) {
+function betView(myHands, phase, live) {
   const open = phase === "betting" && live;
   const spots = Object.entries((pub && pub.limits) || {});
   if (!chosenHand || !myHands.includes(chosenHand)) chosenHand = myHands[0];
@@ -224,7 +221,7 @@ function betView(myHands, phase) {
     })),
     el("div", { class: "buttons game-buttons" }, gameButtons().map(([c, name]) => {
       const deal = c === "deal";
-      return el("button", { "data-command": c, class: deal ? "primary" : "", disabled: !allowed(c),
+      return el("button", { "data-command": c, class: deal ? "primary" : "", disabled: !live || !allowed(c),
         onclick: () => send(deal ? { command: c } : { command: c, hand: chosenHand }) }, name);
     })));
 }
@@ -242,12 +239,12 @@ function buttonName(command) {
 
 // whether the table would take this button now (for this hand, where the command takes one)
 function allowed(command) {
-  if (!live || !mine || !(mine.can || []).includes(command)) return false;
+  if (!mine || !(mine.can || []).includes(command)) return false;
   if (command === "deal" || !mine.can_hands) return true;
   return (mine.can_hands[chosenHand] || []).includes(command);
 }
 
-function decideView() {
+function decideView(live) {
   const stakes = ((mine && mine.stakes) || []).filter((s) => s.options.length > 0);
   if (stakes.length === 0) return null;
   return el("div", { class: "seat-panel decide" },

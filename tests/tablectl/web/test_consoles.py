@@ -26,7 +26,7 @@ from tablectl.running import RunningTable
 from tablectl.scenario import play_scenario
 from tablectl.web.server import WebServer
 from tests.support import browser
-from tests.support.browser import wait_for
+from tests.support.browser import shown_offline, wait_for
 from tests.support.journals import journal_from_scenarios, scenario_text
 
 pytestmark = pytest.mark.skipif(
@@ -214,13 +214,7 @@ def test_the_dealer_console_plays_a_round_its_buttons_following_can(
     finally:
         table.stop()
     # stopped: shown offline, its last state kept, and no command offered to it
-    wait_for(
-        lambda: chrome.execute_script(
-            "return !!document.querySelector(\"[data-status='offline']\")"
-        ),
-        15,
-        "the table shown offline once stopped",
-    )
+    shown_offline(chrome, "the table shown offline once stopped")
     offered = chrome.execute_script(
         "return [...document.querySelectorAll('[data-command], [data-answer]')]"
         ".filter((b) => !b.disabled && b.offsetParent !== null).map((b) => b.textContent)"
@@ -341,14 +335,7 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     finally:
         other.stop()
     # stopped, it is shown offline at a glance, not live at its last state
-    wait_for(
-        lambda: chrome.execute_script(
-            "return !!document.querySelector("
-            "\".table-card[data-table='Z9'] [data-status='offline']\")"
-        ),
-        15,
-        "table Z9 shown offline once stopped",
-    )
+    shown_offline(chrome, "table Z9 shown offline once stopped", ".table-card[data-table='Z9']")
     click(chrome, ".table-card[data-table='Z9']", "table Z9 at a glance")
     banner = wait_for(
         lambda: chrome.execute_script(

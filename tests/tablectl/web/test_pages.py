@@ -29,7 +29,7 @@ from tablectl.commands.demo import run_table, table_id_of
 from tablectl.running import RunningTable
 from tablectl.web.server import WebServer
 from tests.support import browser
-from tests.support.browser import wait_for
+from tests.support.browser import shown_offline, wait_for
 
 pytestmark = pytest.mark.skipif(
     not browser.available(), reason="Chromium and chromedriver are not installed"
@@ -373,14 +373,16 @@ class Staff:
         self.client.publish(f"tablectl/{self.table_id}/{role}/cmd", json.dumps(doc).encode())
 
 
-@pytest.mark.timeout(90)
-def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
-    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
-) -> None:
+def seat_at_betting(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path, table_id: str, game: str
+) -> tuple[RunningTable, Staff]:
+    """A studio table of ``game`` (60 s of betting) started with seat 3's page open on it,
+    opened by the pit and its first round started by the dealer, the page showing betting.
+    The caller stops the table (stopped here where it never reaches betting)."""
     broker, server = site
-    table_id = "S2"
-    address = BrokerAddress("127.0.0.1", broker.port)
-    table = studio_table(table_id, tmp_path, address, "texas-holdem-bonus", betting_seconds=60)
+    table = studio_table(
+        table_id, tmp_path, BrokerAddress("127.0.0.1", broker.port), game, betting_seconds=60
+    )
     seat_page(chrome, server, table_id)
     table.start()
     staff = Staff(mqtt_client(broker), table_id)
@@ -391,6 +393,18 @@ def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
         wait_for(lambda: page_phase(chrome) == "idle", 10, "the open table")
         staff.send("dealer", "start_round")
         wait_for(lambda: page_phase(chrome) == "betting", 10, "betting")
+    except BaseException:
+        table.stop()
+        raise
+    return table, staff
+
+
+@pytest.mark.timeout(90)
+def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
+    chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
+) -> None:
+    table, staff = seat_at_betting(chrome, site, mqtt_client, tmp_path, "S2", "texas-holdem-bonus")
+    try:
         # the game's own buttons, named as seed 000 names them; nothing to deal or repeat yet
         shown = game_buttons(chrome)
         assert [(c, n) for c, n, _ in shown] == [
@@ -431,31 +445,16 @@ def test_the_seats_deal_and_rebet_follow_can_and_the_table_applies_them(
 def test_a_seat_is_offered_no_bet_while_its_table_is_not_heard(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
 ) -> None:
-    broker, server = site
-    table_id = "S4"
-    address = BrokerAddress("127.0.0.1", broker.port)
-    table = studio_table(table_id, tmp_path, address, betting_seconds=60)
-    seat_page(chrome, server, table_id)
-    table.start()
-    staff = Staff(mqtt_client(broker), table_id)
+    table, _ = seat_at_betting(chrome, site, mqtt_client, tmp_path, "S4", "casino-holdem")
     ante = "[data-command='place_bet'][data-spot='ante']"
     offered = f'const b = document.querySelector("{ante}"); return !!b && !b.disabled'
     try:
-        wait_for(lambda: page_phase(chrome) == "closed", 10, "the closed table")
-        staff.send("pit", "open_table")
-        staff.send("dealer", "start_round")
         wait_for(lambda: chrome.execute_script(offered), 10, "the ante offered while betting")
     finally:
         table.stop()
     # stopped while betting: its last state stays shown, and the seat is told it is offline
     # and offered no bet (one sent would go unanswered)
-    wait_for(
-        lambda: chrome.execute_script(
-            "return !!document.querySelector(\"[data-status='offline']\")"
-        ),
-        15,
-        "the table shown offline",
-    )
+    shown_offline(chrome, "the table shown offline")
     assert page_phase(chrome) == "betting"
     assert not chrome.execute_script(offered)
 
@@ -464,20 +463,9 @@ def test_a_seat_is_offered_no_bet_while_its_table_is_not_heard(
 def test_ultimates_double_is_enabled_once_a_round(
     chrome: Any, site: Any, mqtt_client: Any, tmp_path: Path
 ) -> None:
-    broker, server = site
-    table_id = "S3"
-    address = BrokerAddress("127.0.0.1", broker.port)
-    table = studio_table(table_id, tmp_path, address, "ultimate-texas-holdem", betting_seconds=60)
-    seat_page(chrome, server, table_id)
-    table.start()
-    staff = Staff(mqtt_client(broker), table_id)
+    game = "ultimate-texas-holdem"
+    table, _ = seat_at_betting(chrome, site, mqtt_client, tmp_path, "S3", game)
     try:
-        # the table's first state: it is up and listens to its command topics
-        wait_for(lambda: page_phase(chrome) == "closed", 10, "the closed table")
-        staff.send("pit", "open_table")
-        wait_for(lambda: page_phase(chrome) == "idle", 10, "the open table")
-        staff.send("dealer", "start_round")
-        wait_for(lambda: page_phase(chrome) == "betting", 10, "betting")
         shown = [(c, n) for c, n, _ in game_buttons(chrome)]
         assert shown == [
             ("double", "Double"), ("rebet", "Repeat"), ("undo_bet", "Undo"),
