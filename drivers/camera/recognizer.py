@@ -2021,6 +2021,9 @@ SQUASH_STEP = SQUASH_PROBED[1] / SQUASH_PROBED[0]
 #: how many of each probed squash's most plausible guesses are read (8 read 19 cards
 #: fewer, 24 read 3 fewer)
 SQUASH_PROBE = 16
+#: the probe reads first this many of each squash's guesses, then this many more of each
+#: squash still in the running (:meth:`Recognizer._probed_squash`)
+PROBE_FIRST, PROBE_MORE = 4, 2
 #: a club or a spade settled by one guessed index corner must still be read so, with this
 #: share of one corner's leads (:func:`_single_share`), from the index box shrunk to
 #: :data:`LEARNED_ZOOM` about the card's corner (:meth:`Recognizer._zoom_agrees`): a
@@ -2209,6 +2212,7 @@ def index_hypotheses(
     ink: IndexInk | None = None,
     shown: tuple[float, float, float, float] | None = None,
     memo: dict[tuple[Any, ...], Any] | None = None,
+    most: int = MAX_INDEX_PAIRS,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
@@ -2222,7 +2226,10 @@ def index_hypotheses(
     ``box`` (x0, y0, x1, y1 as shares of the card's width and height), lies inside it: on
     decks A, C and E that reads 14 cards more, none wrong. Each quad comes with its rank
     glyph's centre, most plausible first (the ratio nearest its typical, the index box
-    least cluttered by other ink: :data:`INDEX_CLUTTER`), at most :data:`MAX_INDEX_PAIRS`.
+    least cluttered by other ink: :data:`INDEX_CLUTTER`), at most :data:`MAX_INDEX_PAIRS`,
+    or the first ``most`` of them (the squash's probe reads 16 of each squash's: placing
+    the quads of those only, and weighing the clutter of the guesses on the frame only,
+    this took 10 ms of a crowded real photograph where it took 13.5).
 
     ``ink``: the frame's ink components (:func:`index_ink`) where already found (the
     frame's squash is probed by guessing at several: :meth:`Recognizer._probed_squash`);
@@ -2286,22 +2293,32 @@ def index_hypotheses(
         | (index[..., 0] > fw - 1 + margin).any(axis=1)
         | (index[..., 1] > fh - 1 + margin).any(axis=1)
     )
+    # the cards whose index box lies on the frame only are weighed further, and the first
+    # ``most`` of them placed: each card's figures are its own, the same as when all were
+    kept = np.flatnonzero(on_frame)
+    on = _some_cards(cards, kept)
     # clutter: the share of the index box that other ink components cover
     grid_u, grid_v = x0 + _BOX_GRID[:, 0] * (x1 - x0), y0 + _BOX_GRID[:, 1] * (y1 - y0)
-    samples = _on_cards(cards, grid_u, grid_v, squash)
+    samples = _on_cards(on, grid_u, grid_v, squash)
     lh, lw = labels.shape
     px = _pixels((samples[..., 0] + 0.5) / sx - 0.5, lw)
     py = _pixels((samples[..., 1] + 0.5) / sy - 0.5, lh)
     lab = labels[py, px]
-    own = (lab == 0) | (lab == (idx[ri] + 1)[:, None]) | (lab == (idx[si] + 1)[:, None])
+    rk, sk = ri[kept], si[kept]
+    own = (lab == 0) | (lab == (idx[rk] + 1)[:, None]) | (lab == (idx[sk] + 1)[:, None])
     clutter = 1.0 - own.mean(axis=1)
     # the most plausible first: the ratio nearest its typical, the index box least cluttered
-    key = typical + INDEX_CLUTTER * clutter
-    kept = np.flatnonzero(on_frame)
-    order = kept[np.argsort(key[kept], kind="stable")][:MAX_INDEX_PAIRS]
-    quads = _on_cards(cards, *_CARD_CORNERS, squash)[order]
-    centres_out = c[ri[order]] * np.array([1.0, squash])
-    return [(q, (float(x), float(y))) for q, (x, y) in zip(quads, centres_out, strict=True)]
+    key = typical[kept] + INDEX_CLUTTER * clutter
+    first = np.argsort(key, kind="stable")[: min(most, MAX_INDEX_PAIRS)]
+    quads = _on_cards(_some_cards(on, first), *_CARD_CORNERS, squash)
+    centres_out = (c[rk[first]] * np.array([1.0, squash])).tolist()
+    return list(zip(quads, map(tuple, centres_out), strict=True))
+
+
+def _some_cards(cards: _Cards, which: NDArray[np.intp]) -> _Cards:
+    """The cards ``which`` of those placed (:func:`_cards_around`)."""
+    corner, right, down, ht, wd = cards
+    return corner[which], right[which], down[which], ht[which], wd[which]
 
 
 def _near_pairs(
@@ -4094,33 +4111,73 @@ class Recognizer:
         outlines gave) and at each of :data:`SQUASH_PROBED`, the :data:`SQUASH_PROBE` most
         plausible cards guessed around index pairs (:func:`index_hypotheses`, components
         inside ``outside`` not looked at, the typical card sized from the cards ``taken``)
-        have their corners read in one call; each squash scores the sum of its corners'
-        :func:`_single_share`, each counted up to 1 (a corner settles its card at 1). The
-        best-scoring squash wins; ``measured`` unless another scores more. ``memo``:
-        :func:`index_ink`'s, for the frame's search to use again."""
+        have their corners read (those of a squash that can no longer win left unread);
+        each squash scores the sum of its corners' :func:`_single_share`, each counted up
+        to 1 (a corner settles its card at 1). The best-scoring squash wins; ``measured``
+        unless another scores more. ``memo``: :func:`index_ink`'s, for the frame's search
+        to use again (with the corners read)."""
         assert self.reader is not None
         p = self.profile
         squashes = sorted({measured, *SQUASH_PROBED})
         ink = index_ink(frame, _typical_height(taken, measured), outside, memo=memo)
-        patches: list[Image] = []
-        owner: list[int] = []
-        quads: list[NDArray[np.float64]] = []
-        for j, squash in enumerate(squashes):
-            hyps = index_hypotheses(
-                frame, _typical_height(taken, squash), squash, outside, p.aspect, p.index_box, ink
-            )
-            for quad, _ in hyps[:SQUASH_PROBE]:
-                patches.append(index_patches(frame, quad, p.aspect, p.index_box, (0,))[0])
-                owner.append(j)
-                quads.append(quad)
-        score = np.zeros(len(squashes))
-        reads = self.reader.read(patches, ink=False)
-        if memo is not None:  # the search's first guesses are often these (first_read)
-            for quad, patch, read in zip(quads, patches, reads, strict=True):
-                memo["corner", quad.tobytes()] = patch, read
-        for j, read in zip(owner, reads, strict=True):
-            if read.rank != NO_INDEX:
-                score[j] += min(_single_share(read), 1.0)
+        guesses = [
+            [
+                quad
+                for quad, _ in index_hypotheses(
+                    frame,
+                    _typical_height(taken, squash),
+                    squash,
+                    outside,
+                    p.aspect,
+                    p.index_box,
+                    ink,
+                    most=SQUASH_PROBE,
+                )
+            ]
+            for squash in squashes
+        ]
+        # each squash's corners are read in turn, as far as the scores can still change the
+        # winner: a corner counts at most 1, so a squash whose score so far and corners
+        # left fall short of one scored whole (all its corners read) cannot win, nor tie,
+        # and its corners left are not read (the reader reads each corner alike in any
+        # batch). First PROBE_FIRST of each squash's corners, then all of the squash
+        # scoring best a corner so far and PROBE_MORE more of each other one still in
+        # the running, until none is: on the 34 crowded real photographs, 3,602 corners of
+        # 4,343 are read, in 5.6 calls a frame where one took (with index_hypotheses'
+        # ``most``, 139 ms a frame where they took 146)
+        shares: list[list[float]] = [[] for _ in squashes]
+        score = [0.0] * len(squashes)
+        todo = [(j, i) for j, g in enumerate(guesses) for i in range(min(PROBE_FIRST, len(g)))]
+        while todo:
+            patches = [
+                index_patches(frame, guesses[j][i], p.aspect, p.index_box, (0,))[0] for j, i in todo
+            ]
+            reads = self.reader.read(patches, ink=False)
+            for (j, i), patch, read in zip(todo, patches, reads, strict=True):
+                if memo is not None:  # the search's first guesses are often these
+                    memo["corner", guesses[j][i].tobytes()] = patch, read
+                shares[j].append(0.0 if read.rank == NO_INDEX else min(_single_share(read), 1.0))
+            score = [_summed(s) for s in shares]
+            whole = [score[j] for j, g in enumerate(guesses) if len(shares[j]) == len(g)]
+            least = max(whole) - 1e-9 if whole else -math.inf
+            running = [
+                j
+                for j, g in enumerate(guesses)
+                if len(shares[j]) < len(g) and score[j] + len(g) - len(shares[j]) >= least
+            ]
+            if not running:
+                break
+            lead = max(running, key=lambda j: score[j] / max(1, len(shares[j])))
+            todo = [
+                (j, i)
+                for j in running
+                for i in range(
+                    len(shares[j]),
+                    len(guesses[j])
+                    if j == lead
+                    else min(len(guesses[j]), len(shares[j]) + PROBE_MORE),
+                )
+            ]
         best = int(np.argmax(score))
         return squashes[best] if score[best] > score[squashes.index(measured)] else measured
 
@@ -4473,6 +4530,15 @@ def shows_figure(middle: Image) -> bool:
     box = (labels[y : y + bh, x : x + bw] == i) & coloured[y : y + bh, x : x + bw]
     not_red = box & (hue[y : y + bh, x : x + bw] >= 12) & (hue[y : y + bh, x : x + bw] <= 160)
     return bool(np.count_nonzero(not_red) >= FIGURE_COLOUR * bw * bh)
+
+
+def _summed(values: Sequence[float]) -> float:
+    """The sum of ``values``, added one by one in their order (the same float whatever
+    Python's own ``sum`` does)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def _sized_like_the_deck(out: list[Recognition]) -> list[Recognition]:
