@@ -87,6 +87,7 @@ RED_INK = 0.06
 #: each suit's partner of the same colour (Suit values: clubs 0, diamonds 1, hearts 2,
 #: spades 3)
 _PARTNER = (3, 2, 1, 0)
+_PARTNERS = np.array(_PARTNER)
 
 _STRETCH = (0.02, 0.98)  # the percentiles stretched to black and white
 
@@ -215,11 +216,29 @@ def corner_inputs(patches: list[Image]) -> NDArray[np.float32]:
         # by pixel): 2.3 microseconds a corner in sixteens where one by one took 3.2
         stack = np.stack(patches)
         n, h, w = stack.shape[:3]
-        norms = list(_normalised(_grey(stack.reshape(n * h, w, -1)).reshape(n, h, w)))
+        norms: NDArray[np.uint8] | list[NDArray[np.uint8]] = _normalised(
+            _grey(stack.reshape(n * h, w, -1)).reshape(n, h, w)
+        )
     else:
         norms = [_normalised(_grey(p)[None])[0] for p in patches]
-    small = [cv2.resize(g, INPUT_SIZE, interpolation=cv2.INTER_AREA) for g in norms]
-    return np.stack(small).astype(np.float32) / np.float32(255.0)
+    return _resized(norms).astype(np.float32) / np.float32(255.0)
+
+
+def _resized(norms: NDArray[np.uint8] | list[NDArray[np.uint8]]) -> NDArray[np.uint8]:
+    """Stretched corners (N, height, width) resized to :data:`INPUT_SIZE` (N, 48, 32), by
+    OpenCV's area interpolation. Corners of one size at least as wide as the input are
+    laid side by side and resized in one call: each output column averages the same
+    pixels of its own corner with the same weights (the input's width a whole share of
+    theirs), so each corner comes out the same as alone (every one of the real
+    photographs' corners did), 15 microseconds a corner where one by one took 20."""
+    n = len(norms)
+    w, h = INPUT_SIZE
+    if isinstance(norms, np.ndarray) and n > 1 and norms.shape[2] >= w:
+        width = norms.shape[2]
+        row = np.ascontiguousarray(norms.transpose(1, 0, 2)).reshape(-1, n * width)
+        small = cv2.resize(row, (n * w, h), interpolation=cv2.INTER_AREA)
+        return np.ascontiguousarray(small.reshape(h, n, w).transpose(1, 0, 2), np.uint8)
+    return np.stack([cv2.resize(g, INPUT_SIZE, interpolation=cv2.INTER_AREA) for g in norms])
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,22 +443,28 @@ class IndexReader:
         if not patches:
             return []
         rank, suit = self.logits(patches)
+        # each corner's figures worked out for all of them at once, the same numbers (the
+        # differences of the same float32 logits): on the real photographs' corners, 3.3
+        # microseconds a corner where one by one took 6.6
+        rows = np.arange(len(patches))
+        best = suit.argmax(axis=1)
+        r, s = np.sort(rank, axis=1), np.sort(suit, axis=1)
+        figures = zip(
+            rank.argmax(axis=1).tolist(),
+            (r[:, -1] - r[:, -2]).tolist(),
+            best.tolist(),
+            (s[:, -1] - s[:, -2]).tolist(),
+            (suit[rows, best] - suit[rows, _PARTNERS[best]]).tolist(),
+            strict=True,
+        )
         out = []
-        for i, patch in enumerate(patches):
+        for patch, (rank_of, rank_lead, suit_of, suit_lead, colour_lead) in zip(
+            patches, figures, strict=True
+        ):
             redness = ink_redness(patch) if ink else None
-            r = np.sort(rank[i])
-            s = np.sort(suit[i])
-            best = int(suit[i].argmax())
+            red = None if redness is None else redness >= RED_INK
             out.append(
-                CornerRead(
-                    int(rank[i].argmax()),
-                    float(r[-1] - r[-2]),
-                    best,
-                    float(s[-1] - s[-2]),
-                    None if redness is None else redness >= RED_INK,
-                    redness,
-                    float(suit[i][best] - suit[i][_PARTNER[best]]),
-                )
+                CornerRead(rank_of, rank_lead, suit_of, suit_lead, red, redness, colour_lead)
             )
         return out
 
