@@ -249,7 +249,10 @@ def test_corners_read_together_are_stretched_exactly_as_one_by_one() -> None:
     for trial in range(40):
         n = int(rng.integers(1, 24))
         colour = trial % 2 == 0
-        shape = (55, 34, 3) if colour else (55, 34)
+        # the index box's corners, and those of boxes zoomed in and out (laid side by side
+        # and resized together where at least as large as the input), and twice its size
+        size = ((55, 34), (47, 29), (83, 51), (96, 64))[trial // 2 % 4]
+        shape = (*size, 3) if colour else size
         patches = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(n)]
         for i, patch in enumerate(patches):
             if i % 3 == 0:
