@@ -994,15 +994,14 @@ def _edge_look(
         mx, my = (hull.sum(axis=0) / len(hull)).tolist()
         return not done[min(max(round(my), 0), h - 1), min(max(round(mx), 0), w - 1)]
 
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(thick), connectivity=4)
-    area = stats[:, cv2.CC_STAT_AREA]
-    for i in np.flatnonzero((area >= min_area) & (area <= 0.95 * full_w * full_h)):
-        x, y, bw, bh = (int(v) for v in stats[i, :4])
+    free = np.asarray(cv2.bitwise_not(thick), np.uint8)  # the pixels off the edges
+    labels, enclosed = _components(free, min_area, 0.95 * full_w * full_h)
+    for i, x, y, bw, bh, size in enclosed:
         reach = _sides_reached((x, y, bw, bh), w, h)
         if _cut_by(reach, cut):
             continue  # cut by the window
         border = any(reach)
-        if border and area[i] > BORDER_PART * full_w * full_h:
+        if border and size > BORDER_PART * full_w * full_h:
             continue  # the table round the cards
         region = np.asarray(labels[y : y + bh, x : x + bw] == i, np.uint8)
         found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -1012,7 +1011,7 @@ def _edge_look(
             if not border:  # a card cut by the frame's edge is read corner by corner
                 hulls.append((shell, np.asarray(rim, np.int32).reshape(-1, 2), False))
             lit = cv2.countNonZero(cv2.bitwise_and(region, paper[y : y + bh, x : x + bw]))
-            if lit >= EDGE_PAPER * int(area[i]) and fresh(shell):
+            if lit >= EDGE_PAPER * size and fresh(shell):
                 regions.append(np.asarray(rim, np.int32).reshape(-1, 1, 2))
     curves, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     # the hulls of the paper's own stretches too (``blobs``): a court card on a table as
@@ -1081,6 +1080,47 @@ def _edge_look(
     if window is None:
         return out, regions
     return [q + shift for q in out], [r + shift for r in regions]
+
+
+def _components(
+    free: Image, least: float, most: float
+) -> tuple[NDArray[np.int32], list[tuple[int, int, int, int, int, int]]]:
+    """The 4-connected components of a 0/255 image (OpenCV's labels, the zero pixels label
+    0), and, in label order, those of an area from ``least`` to ``most`` pixels: each one's
+    label, bounding box (x, y, width, height) and area, as OpenCV's statistics give them.
+
+    The areas and boxes come from the labels' runs along the rows (whole numbers, so the
+    same figures): on a crowded photograph's frame OpenCV's labels with its statistics took
+    3.7 ms, the labels alone 1.2 and their runs 1.4 more (on the 34 crowded photographs,
+    2.2 ms a frame less)."""
+    n, found = cv2.connectedComponents(free, connectivity=4)
+    labels = np.asarray(found, np.int32)
+    h, w = labels.shape[:2]
+    change = np.empty((h, w), np.bool_)  # where a run starts: a row's start, a new label
+    change[:, 0] = True
+    np.not_equal(labels[:, 1:], labels[:, :-1], out=change[:, 1:])
+    starts = np.flatnonzero(change)
+    runs = np.diff(starts, append=h * w)
+    label = labels.ravel()[starts]
+    area = np.bincount(label, weights=runs, minlength=n).astype(np.int64)
+    wanted = np.flatnonzero((area >= least) & (area <= most))
+    if not len(wanted):
+        return labels, []
+    pick = np.zeros(n, np.bool_)
+    pick[wanted] = True
+    taken = pick[label]
+    label, starts, runs = label[taken], starts[taken], runs[taken]
+    y = starts // w
+    x = starts - y * w
+    box = np.empty((4, n), np.int64)
+    box[0], box[1], box[2], box[3] = w, h, -1, -1
+    np.minimum.at(box[0], label, x)
+    np.minimum.at(box[1], label, y)
+    np.maximum.at(box[2], label, x + runs - 1)
+    np.maximum.at(box[3], label, y)
+    x0, y0, x1, y1 = box[:, wanted]
+    table = np.stack([wanted, x0, y0, x1 - x0 + 1, y1 - y0 + 1, area[wanted]], axis=1)
+    return labels, [(i, x, y, bw, bh, size) for i, x, y, bw, bh, size in table.tolist()]
 
 
 #: a part of the frame (x0, y0, x1, y1: the first column and row in it, the first beyond)
