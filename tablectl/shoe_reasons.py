@@ -42,9 +42,13 @@ def said(text: object, limit: int = 60) -> str:
     """What a device wrote, as words: anything but letters, digits, spaces and plain
     punctuation dropped, runs of spaces made one, cut at ``limit`` characters.
 
-    >>> said('{"type": "card", "uid": "04A1"}'), said("E3  Card\\nNot Read")
-    ('type: card, uid: 04A1', 'E3 Card Not Read')
+    Nothing said (None, where a driver had no text) is nothing, never the word "None".
+
+    >>> said('{"type": "card", "uid": "04A1"}'), said("E3  Card\\nNot Read"), said(None)
+    ('type: card, uid: 04A1', 'E3 Card Not Read', '')
     """
+    if text is None:
+        return ""
     words = " ".join(_UNSAID.sub("", " ".join(str(text).split())).split())
     return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"
 
@@ -66,7 +70,8 @@ def due_words(state: TableState | None) -> str:
 
 
 def _read_failed(e: Any) -> str:
-    return f"a card passed the shoe's reader unread ({said(e.reason)}): find it on the layout"
+    why = f" ({said(e.reason)})" if said(e.reason) else ""
+    return f"a card passed the shoe's reader unread{why}: find it on the layout"
 
 
 def _alarm(e: Any) -> str:
@@ -97,9 +102,9 @@ def _unknown_tag(e: Any) -> str:
 
 
 def _corrupt(e: Any) -> str:
+    why = f" ({said(e.reason)})" if said(e.reason) else ""
     return (
-        f"the shoe sent a damaged message that cannot be sent again ({said(e.reason)}): a card "
-        "may have been lost"
+        f"the shoe sent a damaged message that cannot be sent again{why}: a card may have been lost"
     )
 
 
