@@ -69,19 +69,23 @@ def due_words(state: TableState | None) -> str:
     return f"card {len(rnd.cards) + 1} of the round ({due.position}'s {nth} card) was due"
 
 
+def _aside(text: object) -> str:
+    """What a device wrote (:func:`said`) in brackets after a space, or nothing where it
+    wrote nothing (never empty brackets)."""
+    words = said(text)
+    return f" ({words})" if words else ""
+
+
 def _read_failed(e: Any) -> str:
-    why = f" ({said(e.reason)})" if said(e.reason) else ""
-    return f"a card passed the shoe's reader unread{why}: find it on the layout"
+    return f"a card passed the shoe's reader unread{_aside(e.reason)}: find it on the layout"
 
 
 def _alarm(e: Any) -> str:
-    text = f" ({said(e.text)})" if said(e.text) else ""
-    return f"the shoe raised alarm {said(e.code, 20)}{text}"
+    return f"the shoe raised alarm {said(e.code, 20)}{_aside(e.text)}"
 
 
 def _rebooted(e: Any) -> str:
-    why = f" ({said(e.reason)})" if said(e.reason) else ""
-    return f"the shoe restarted{why}: a card it read just before may be lost"
+    return f"the shoe restarted{_aside(e.reason)}: a card it read just before may be lost"
 
 
 def _gap(e: Any) -> str:
@@ -102,15 +106,16 @@ def _unknown_tag(e: Any) -> str:
 
 
 def _corrupt(e: Any) -> str:
-    why = f" ({said(e.reason)})" if said(e.reason) else ""
     return (
-        f"the shoe sent a damaged message that cannot be sent again{why}: a card may have been lost"
+        f"the shoe sent a damaged message that cannot be sent again{_aside(e.reason)}: a card "
+        "may have been lost"
     )
 
 
 def _disconnected(e: Any) -> str:
-    why = f" ({said(e.reason)})" if said(e.reason) else ""
-    return f"the shoe was disconnected{why}: a card may have been read while it was away"
+    return (
+        f"the shoe was disconnected{_aside(e.reason)}: a card may have been read while it was away"
+    )
 
 
 #: the words for each kind of shoe event that halts (an event of another kind says its own

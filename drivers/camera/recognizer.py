@@ -2325,7 +2325,8 @@ def index_hypotheses(
     if shown is not None:
         u0, v0, u1, v1 = shown
         shares = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float64)
-    ix, iy = _on_cards_xy(cards, shares[:, 0], shares[:, 1], squash)
+    index = _on_cards(cards, shares[:, 0], shares[:, 1], squash)
+    ix, iy = index[..., 0], index[..., 1]
     margin = (0.02 * cards[3])[:, None]
     on_frame = ~(
         (ix.min(axis=1) < -margin[:, 0])
@@ -2353,21 +2354,6 @@ def index_hypotheses(
     quads = _on_cards(_some_cards(on, first), *_CARD_CORNERS, squash)
     centres_out = (c[rk[first]] * np.array([1.0, squash])).tolist()
     return list(zip(quads, map(tuple, centres_out), strict=True))
-
-
-def _on_cards_xy(
-    cards: _Cards, u: NDArray[np.float64], v: NDArray[np.float64], squash: float
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """:func:`_on_cards`' points as their x and y apart (P, N each), the same numbers (the
-    same operations on each coordinate, without the interleaved array)."""
-    corner, right, down, ht, wd = cards
-    across, along = u[None, :] * wd[:, None], v[None, :] * ht[:, None]
-    x = corner[:, 0, None] + across * right[:, 0, None]
-    x += along * down[:, 0, None]
-    y = corner[:, 1, None] + across * right[:, 1, None]
-    y += along * down[:, 1, None]
-    y *= squash
-    return x, y
 
 
 def _grid_on_cards(
