@@ -5,7 +5,9 @@ for every table of the broker, to the public topics (``status``, ``state``, ``ev
 every public page of a table receives the same frames (200 player displays are one MQTT
 client). It follows the display rules of ``docs/topics.md``: a ``seq`` gap within a birth
 publishes a rebirth request; the broker's kept ``online`` is only "connecting" until the
-controller is heard live; a lost link shows every table "connecting".
+controller is heard live; a lost link shows every table "connecting"; a table the broker
+has no status of, a while after the feed's subscriptions were acknowledged, is "unheard" (a
+table whose journal the server serves but that never ran on this broker).
 
 :class:`RoleLink` is one role's own login (a seat, the dealer, the pit manager): the broker
 checks its password and its ACL decides what it receives, and the link subscribes to that
@@ -45,6 +47,11 @@ __all__ = [
 MAX_TABLES = 64
 #: rounds of history a public page is given when it joins
 HISTORY = 12
+#: a table of which nothing was heard on its status topic this long after the feed's
+#: subscriptions were acknowledged is "unheard": the broker keeps no status of it (a table
+#: that ran on this broker left its retained "online" or its will's "offline"), so it never
+#: ran here; a page says so rather than "connecting" for ever
+UNHEARD_AFTER = 3.0
 #: the least time between two rebirth requests for one table
 REBIRTH_INTERVAL = 0.5
 #: how long a login may take before the page is told the broker did not answer
@@ -111,7 +118,7 @@ class _Table:
 
     table: str
     reported: str = ""  # the status topic's last payload
-    status: str = "connecting"  # online (heard live), offline, connecting
+    status: str = "connecting"  # online (heard live), offline, connecting, unheard
     birth: int | None = None
     seq: int | None = None
     synced: bool = False
@@ -142,6 +149,12 @@ class PublicFeed:
         self.gateway = "connecting"  # connected, broker-down, refused
         self.reason = ""
         self.rebirths = 0
+        #: counts the feed's connections: a check of the unheard tables planned during one
+        #: connection does nothing in a later one
+        self._connection = 0
+        #: whether UNHEARD_AFTER has passed in this connection (a table first named then,
+        #: by a page, is unheard at once: the broker would have sent its kept status)
+        self._settled = False
         self.link = MqttLink(
             address,
             client_id or f"tablectl-web-{secrets.token_hex(4)}",
@@ -171,7 +184,7 @@ class PublicFeed:
     def join(self, table: str, page: Subscriber) -> bool:
         """Follow ``table`` (its kept state, history and status first); False when the
         server already follows as many tables as it may."""
-        t = self._table(table)
+        t = self._table(table, unheard=self._settled)
         if t is None:
             return False
         t.subscribers.add(page)
@@ -198,13 +211,14 @@ class PublicFeed:
 
     # ------------------------------------------------------------------ the link (event loop)
 
-    def _table(self, table: str) -> _Table | None:
+    def _table(self, table: str, *, unheard: bool = False) -> _Table | None:
+        """The table's record, made where new (``unheard``: its status is "unheard")."""
         t = self.tables.get(table)
         if t is None:
             if len(self.tables) >= self.max_tables:
                 self.ignored.add(table)
                 return None
-            t = self.tables[table] = _Table(table)
+            t = self.tables[table] = _Table(table, status="unheard" if unheard else "connecting")
         return t
 
     def _status_frame(self, t: _Table) -> str:
@@ -223,11 +237,30 @@ class PublicFeed:
 
     def _connected(self) -> None:
         self.gateway, self.reason = "connected", ""
+        self._connection += 1
+        self._settled = False
+        self.loop.call_later(UNHEARD_AFTER, self._unheard, self._connection)
         for t in self.tables.values():
             self._tell(t, self._status_frame(t))
 
+    def _unheard(self, connection: int) -> None:
+        """UNHEARD_AFTER into ``connection``: every table not heard on its status topic in
+        it is unheard (once the subscriptions are acknowledged: the broker sends its kept
+        copies straight after; asked again later where they are not yet)."""
+        if connection != self._connection or self.gateway != "connected":
+            return
+        if not self.link.wait_subscribed(0):
+            self.loop.call_later(UNHEARD_AFTER, self._unheard, connection)
+            return
+        self._settled = True
+        for t in self.tables.values():
+            if not t.reported and t.status == "connecting":
+                self._set_status(t, "unheard")
+
     def _lost(self, why: str) -> None:
         self.gateway, self.reason = "broker-down", why
+        self._connection += 1
+        self._settled = False
         for t in self.tables.values():
             t.birth, t.seq, t.synced = None, None, False
             t.status = "connecting"
@@ -268,6 +301,8 @@ class PublicFeed:
             return
         if not retained and t.reported == "online":
             self._set_status(t, "online")
+        elif t.status == "unheard":  # heard now, its status not yet
+            self._set_status(t, "connecting")
         doc = _json(payload)
         if doc is not None:
             self._sequence(t, doc)

@@ -149,6 +149,8 @@ export function statusWords(link, state) {
   if (link.gateway === "broker-down") return ["connecting", "Connecting: the studio's link is down"];
   if (link.gateway === "refused") return ["offline", `Refused: ${link.reason}`];
   if (link.status === "offline") return ["offline", "Table offline"];
+  // the broker keeps no status of it: the table never ran on this studio's link
+  if (link.status === "unheard") return ["offline", "Not heard from: this table has never reported on the studio's link"];
   if (link.status !== "online") return ["connecting", "Connecting to the table…"];
   // the reason of a halt is the staff's; the public state says who stopped it and what is checked
   if (state && state.halted) {

@@ -150,7 +150,7 @@ function draw() {
     return el("div", { class: `table-card${id === selected ? " selected" : ""}${phase === "halted" ? " halted" : ""}`,
       "data-table": id, onclick: () => { selected = id; render(); } },
       el("strong", {}, `Table ${id}`),
-      cls === "online" ? null : el("span", { class: `status ${cls}`, "data-status": cls }, cls === "offline" ? "Offline" : "Connecting…"),
+      cls === "online" ? null : el("span", { class: `status ${cls}`, "data-status": cls }, cardStatus(t.public, cls)),
       s ? el("span", { "data-phase": phase }, PHASES[phase] || phase) : null,
       s && s.round_id ? el("span", { class: "round-id" }, s.round_id) : null,
       s ? el("span", { class: "muted" }, s.next) : null,
@@ -161,6 +161,12 @@ function draw() {
   update(app, [header, grid, selected ? el("div", { class: "body" },
     el("section", { class: "felt" }, disputeView() || liveView()),
     el("aside", { class: "side" }, haltView(), commandsView(), alertsView(), historyView())) : el("p", { class: "waiting" }, "No table yet")]);
+}
+
+/** A table's status in a word or two, for its card among the others. */
+function cardStatus(link, cls) {
+  if (cls !== "offline") return "Connecting…";
+  return link && link.status === "unheard" ? "Not heard from" : "Offline";
 }
 
 function liveView() {

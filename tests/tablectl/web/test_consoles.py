@@ -248,6 +248,13 @@ def test_the_pit_console_steps_through_a_round_and_exports_it(
     type_into(chrome, "password", "pit-dev")
     chrome.find_element(By.ID, "login-button").click()
     click(chrome, ".table-card[data-table='P1']", "table P1 at a glance", 15)
+    # P1 is a journal only: it never ran on this broker, and its card says so, not
+    # "Connecting…" for ever
+    shown_offline(chrome, "table P1 said not heard from", ".table-card[data-table='P1']")
+    words = chrome.execute_script(
+        "return document.querySelector(\".table-card[data-table='P1'] [data-status]\").innerText"
+    )
+    assert words == "Not heard from", words
     rid = chrome.execute_script(
         "const r = document.querySelector('#rounds [data-round]'); return r && r.dataset.round"
     ) or wait_for(

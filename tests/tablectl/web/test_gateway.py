@@ -372,3 +372,46 @@ def test_logging_out_ends_the_seats_link_and_says_it_is_away(
     assert asyncio.run(session()) == [200, 200, 200, 401]
     controller.expect(presence, "offline")
     assert [m.payload for m in controller.messages(presence)] == [b"online", b"offline"]
+
+
+def test_a_table_the_broker_never_heard_is_said_unheard_not_connecting_for_ever(
+    mosquitto: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    """A table the server serves a journal of but that never ran on this broker: no status
+    is kept for it, so a page would wait "connecting" for ever (the pit at 3 a.m. cannot
+    tell a table starting from one that is not there). Once the broker has had time to send
+    its kept copies, the page is told the table is unheard; a word from the table ends it."""
+    controller = mqtt_client(mosquitto, "controller")
+    server = serve(mosquitto, "display")
+    unheard = f"{table_id}-never"
+
+    async def page(table: str) -> list[dict[str, Any]]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={table}") as ws,
+        ):
+            return await frames_until(ws, lambda f: f.get("status") == "unheard")
+
+    first = asyncio.run(page(unheard))
+    links = [f for f in first if "gateway" in f]
+    assert links[-1] == {
+        "gateway": "connected",
+        "link": "public",
+        "table": unheard,
+        "status": "unheard",
+        "reason": "",
+    }
+    # a page joining later is told at once (its first frame): the wait is over for the feed
+    again = asyncio.run(page(f"{table_id}-other"))
+    assert again[0]["status"] == "unheard"
+
+    async def heard() -> list[dict[str, Any]]:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"{server.url}/ws?table={unheard}") as ws,
+        ):
+            await frames_until(ws, lambda f: f.get("status") == "unheard")
+            controller.publish(f"tablectl/{unheard}/status", "online", retain=True)
+            return await frames_until(ws, lambda f: f.get("status") == "online")
+
+    assert asyncio.run(heard())[-1]["gateway"] == "connected"
