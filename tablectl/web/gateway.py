@@ -244,9 +244,11 @@ class PublicFeed:
             self._tell(t, self._status_frame(t))
 
     def _unheard(self, connection: int) -> None:
-        """UNHEARD_AFTER into ``connection``: every table not heard on its status topic in
-        it is unheard (once the subscriptions are acknowledged: the broker sends its kept
-        copies straight after; asked again later where they are not yet)."""
+        """UNHEARD_AFTER into ``connection``: every table never heard on its status topic
+        (the broker kept no copy of it) is unheard, once the subscriptions are acknowledged
+        (the broker sends its kept copies straight after; asked again later where they are
+        not yet). A table heard once, then lost with a broker that forgot it, stays
+        "connecting": it ran here, and may come back."""
         if connection != self._connection or self.gateway != "connected":
             return
         if not self.link.wait_subscribed(0):
