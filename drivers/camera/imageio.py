@@ -1,12 +1,23 @@
-"""Reading and writing image files, with errors that say which file and why."""
+"""Reading and writing image files, with errors that say which file and why.
+
+An image's size is read from its header (Pillow, which reads no more than the header
+until asked) and refused beyond :data:`MAX_IMAGE_PIXELS` before anything is decoded:
+OpenCV's ``imdecode`` has no header-only read, and decoded a 0.9 MB PNG of 30,000 x 30,000
+plain pixels into 5.4 GB before its size could be checked; a 21-byte PGM header declaring
+100,000 x 100,000 made it raise an assertion rather than refuse. OpenCV then decodes what
+the header allowed (the recognizer's own decoder, whose colours every figure was measured
+with)."""
 
 from __future__ import annotations
 
+import io
+import warnings
 from pathlib import Path, PurePath
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from PIL import Image, UnidentifiedImageError
 
 from controller.errors import ImageError
 
@@ -23,8 +34,7 @@ __all__ = [
 #: 3 to 8 MB, its PNG up to 36
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
 #: the most pixels an image read may hold: a 100-megapixel camera's photographs. The
-#: recognizer scales what it is given; OpenCV's decoders refuse more than 2^30 pixels
-#: themselves, before decoding (``OPENCV_IO_MAX_IMAGE_PIXELS``)
+#: recognizer scales what it is given. Checked on the header, before decoding
 MAX_IMAGE_PIXELS = 100_000_000
 
 
@@ -64,19 +74,53 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
         raise ImageError(
             f"image {source}: expected a file of at most {MAX_IMAGE_BYTES} bytes, found more"
         )
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageError(
-            f"image {source}: expected a PNG, JPEG or other image OpenCV decodes, "
-            f"found {data.size} bytes it cannot decode"
-        )
-    h, w = image.shape[:2]
+    w, h = _declared_size(source, data)
     if h * w > MAX_IMAGE_PIXELS:
         raise ImageError(
             f"image {source}: expected at most {MAX_IMAGE_PIXELS} pixels, found {w} x {h} "
             f"({w * h} pixels)"
         )
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error as error:  # OpenCV's own checks, as assertions
+        reason = str(error).strip().splitlines()[-1]
+        raise ImageError(
+            f"image {source}: expected an image OpenCV decodes, found {data.size} bytes it "
+            f"refused ({reason})"
+        ) from None
+    if image is None:
+        raise ImageError(
+            f"image {source}: expected a {w} x {h} image as its header says, found "
+            f"{data.size} bytes OpenCV cannot decode (cut short, or damaged)"
+        )
     return np.asarray(image, dtype=np.uint8)
+
+
+def _declared_size(source: Path, data: NDArray[np.uint8]) -> tuple[int, int]:
+    """The width and height ``data``'s header declares, read without decoding it; an image
+    whose header no reader knows, or that declares more pixels than Pillow opens at all
+    (twice its own bound, 179 million), is refused with :class:`ImageError`."""
+    unknown = (
+        f"image {source}: expected a PNG, JPEG or other common image format, found "
+        f"{data.size} bytes of no format known"
+    )
+    if not data.size:
+        raise ImageError(unknown)
+    try:
+        # its size is checked against our own bound, its data by OpenCV: Pillow's warnings
+        # (its own bound, a TIFF's tags cut short) are not told
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data.tobytes())) as header:
+                width, height = header.size
+    except Image.DecompressionBombError:
+        raise ImageError(
+            f"image {source}: expected at most {MAX_IMAGE_PIXELS} pixels, found a header "
+            f"declaring more than {2 * (Image.MAX_IMAGE_PIXELS or 0)}"
+        ) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):  # Pillow's refusals
+        raise ImageError(unknown) from None
+    return int(width), int(height)
 
 
 def write_image(path: Path | str, image: NDArray[np.uint8]) -> None:

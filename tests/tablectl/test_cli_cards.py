@@ -75,7 +75,12 @@ def test_errors_name_the_file_and_the_reason(
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"this is not a picture")
     status, _, err = run(capsys, "cards", "recognize", str(bad))
-    assert status == 2 and "bad.png" in err and "cannot decode" in err
+    assert status == 2 and "bad.png" in err and "of no format known" in err
+    bomb = tmp_path / "bomb.pgm"  # 21 bytes declaring 100,000 x 100,000 pixels
+    bomb.write_bytes(b"P5\n100000 100000\n255\n")
+    status, _, err = run(capsys, "cards", "recognize", str(bomb))
+    assert status == 2 and "bomb.pgm: expected at most 100000000 pixels" in err
+    assert "Traceback" not in err
     status, _, err = run(capsys, "cards", "recognize", str(bad), "--profile", str(bad))
     assert status == 2 and "profile" in err and "cannot read it" in err
     status, _, err = run(
