@@ -482,15 +482,29 @@ def annotate(refusal: Refusal, width: int = 1000) -> Image:
     return captioned(out, [refusal.reason])
 
 
+#: the largest calibration labels file read: a deck's 52 rows take about a kilobyte
+MAX_LABELS_BYTES = 1024 * 1024
+
+
 def read_labels(path: Path) -> list[tuple[str, Card]]:
     """Read a ``file,cards`` CSV (a header line, then one file name and one card code a row)."""
     try:
+        if (size := path.stat().st_size) > MAX_LABELS_BYTES:
+            raise CalibrationError(
+                f"labels file {path}: expected a CSV of at most {MAX_LABELS_BYTES:,} bytes, "
+                f"found {size:,}"
+            )
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise CalibrationError(f"labels file {path}: expected a CSV file, found nothing") from None
     except (OSError, UnicodeDecodeError) as error:
         raise CalibrationError(f"labels file {path}: cannot read it ({error})") from None
-    rows = list(csv.reader(text.splitlines()))
+    try:
+        rows = list(csv.reader(text.splitlines()))
+    except csv.Error as error:  # a field beyond the csv module's bound
+        raise CalibrationError(
+            f"labels file {path}: expected CSV text, found a row it cannot take ({error})"
+        ) from None
     if not rows or [c.strip().lower() for c in rows[0][:2]] != ["file", "cards"]:
         found = ",".join(rows[0]) if rows else "nothing"
         raise CalibrationError(f"labels file {path}: expected a header 'file,cards', found {found}")

@@ -38,6 +38,7 @@ from drivers.camera.recognizer import FrameRecognition, Status
 from drivers.camera.zones import captioned, shrunk
 
 __all__ = [
+    "MAX_LABEL_BYTES",
     "MAX_LABEL_ROWS",
     "REAL_PHOTOS_VARIABLE",
     "Evaluation",
@@ -54,6 +55,8 @@ __all__ = [
 
 #: rows a labels or meta file may hold (every input is bounded)
 MAX_LABEL_ROWS = 100_000
+#: the largest labels or meta file read: 100,000 rows of a few cards take about 3 MB
+MAX_LABEL_BYTES = 32 * 1024 * 1024
 
 #: cards one image's label may list
 MAX_CARDS_PER_IMAGE = 104
@@ -90,6 +93,10 @@ def real_labels(root: Path) -> dict[str, frozenset[Card]]:
 
 def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
     try:
+        if (size := path.stat().st_size) > MAX_LABEL_BYTES:
+            raise CameraError(
+                f"{path}: expected a CSV of at most {MAX_LABEL_BYTES:,} bytes, found {size:,}"
+            )
         with path.open(newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
             header = reader.fieldnames or []
@@ -107,6 +114,10 @@ def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
                     )
                 rows.append({k: (v or "").strip() for k, v in row.items() if k is not None})
             return rows
+    except csv.Error as error:  # a field beyond the csv module's bound
+        raise CameraError(
+            f"{path}: expected CSV text, found a row it cannot take ({error})"
+        ) from None
     except FileNotFoundError:
         raise CameraError(f"{path}: expected a CSV file, found nothing") from None
     except UnicodeDecodeError:

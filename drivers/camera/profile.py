@@ -19,6 +19,7 @@ __all__ = [
     "BUILTIN_PROFILE",
     "DEFAULT_INDEX_BOX",
     "FORMAT",
+    "MAX_PROFILE_BYTES",
     "VERSION",
     "Profile",
     "builtin_profile",
@@ -125,13 +126,50 @@ class Profile:
             raise ProfileError(f"cannot write profile {target}: {error}") from None
 
 
+#: the most a profile file, and all its arrays unpacked, may take: the built-in profile
+#: takes 71 kB, 76 kB unpacked
+MAX_PROFILE_BYTES = 16 * 1024 * 1024
+
+
+def _check_size(source: Path) -> None:
+    """Refuse a profile whose file, or whose arrays as their headers declare them, exceed
+    :data:`MAX_PROFILE_BYTES`, before NumPy reads them: ``np.load`` allocates an array of
+    the shape its header declares before reading its data (a 49 kB profile declaring a
+    200,000 x 200,000 array of floats stopped the command asking for 298 GiB). Other
+    faults are left to ``np.load``, which names them."""
+    if (size := source.stat().st_size) > MAX_PROFILE_BYTES:
+        raise ProfileError(
+            f"profile {source}: expected at most {MAX_PROFILE_BYTES:,} bytes, found {size:,}"
+        )
+    declared = 0
+    with zipfile.ZipFile(source) as archive:
+        for member in archive.infolist():
+            with archive.open(member) as stream:
+                version = np.lib.format.read_magic(stream)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
+                elif version == (2, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+                else:
+                    raise ValueError(f"{member.filename}: .npy format {version}")
+            declared += int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if declared > MAX_PROFILE_BYTES:
+                raise ProfileError(
+                    f"profile {source}: expected arrays of at most {MAX_PROFILE_BYTES:,} "
+                    f"bytes in all, found {member.filename} declaring {shape} of {dtype}"
+                )
+
+
 def load_profile(path: Path | str) -> Profile:
-    """Read a profile file, checking its format tag, version and array shapes."""
+    """Read a profile file, checking its size, format tag, version and array shapes."""
     source = Path(path)
     try:
+        _check_size(source)
         with np.load(source, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in data.files if k != "meta"}
+    except ProfileError:
+        raise  # said in full already
     except FileNotFoundError:
         raise ProfileError(f"profile {source}: expected a .npz profile, found nothing") from None
     except IsADirectoryError:

@@ -1,6 +1,8 @@
 import csv
+import io
 import math
 import random
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +25,13 @@ from drivers.camera.calibrate import (
 from drivers.camera.evaluate import evaluate, read_meta, real_labels
 from drivers.camera.evaluate import read_labels as read_real_labels
 from drivers.camera.imageio import read_image, write_image
-from drivers.camera.profile import FORMAT, Profile, builtin_profile, load_profile
+from drivers.camera.profile import (
+    FORMAT,
+    MAX_PROFILE_BYTES,
+    Profile,
+    builtin_profile,
+    load_profile,
+)
 from drivers.camera.reader import load_index_reader
 from drivers.camera.recognizer import OWN_GLYPHS_AGREE, Recognizer, exposed
 from simulators.camera.builtin import render_deck
@@ -92,6 +100,28 @@ def test_profile_file_round_trip_and_refusals(deck_profile: Path, tmp_path: Path
     np.savez(future, **arrays)
     with pytest.raises(ProfileError, match="expected version 1, found 99"):
         load_profile(future)
+    # a small file whose array header declares gigabytes is refused before NumPy allocates
+    # them (np.load asked for 298 GiB and stopped the command)
+    bomb = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(again) as source, zipfile.ZipFile(bomb, "w") as out:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "rank_weights.npy":
+                header = io.BytesIO()
+                declared = {"descr": "<f8", "fortran_order": False, "shape": (200_000, 200_000)}
+                np.lib.format.write_array_header_1_0(header, declared)
+                data = header.getvalue()
+            out.writestr(member, data)
+    with pytest.raises(
+        ProfileError,
+        match=r"bomb\.npz: expected arrays of at most 16,777,216 bytes in all, found "
+        r"rank_weights\.npy declaring \(200000, 200000\) of float64$",
+    ):
+        load_profile(bomb)
+    large = tmp_path / "large.npz"
+    large.write_bytes(again.read_bytes() + bytes(MAX_PROFILE_BYTES))  # a zip read from its end
+    with pytest.raises(ProfileError, match=r"large\.npz: expected at most 16,777,216 bytes"):
+        load_profile(large)
 
 
 def test_builtin_profile_loads() -> None:
@@ -127,6 +157,10 @@ def test_label_files(tmp_path: Path) -> None:
         "file,cards\na.png,AS KD\n": "expected one card code for a.png",
         "file,cards\na.png,AS\nb.png,as\n": "line 3: card AS already labelled on a.png",
         "file,cards\n": "expected at least one",
+        # a field beyond the csv module's bound: refused in words, not a traceback
+        "file,cards\na.png,"
+        + "A" * 200_000
+        + "\n": "expected CSV text, found a row it cannot take",
     }
     for text, message in cases.items():
         bad = tmp_path / "bad.csv"
@@ -135,6 +169,12 @@ def test_label_files(tmp_path: Path) -> None:
             read_labels(bad)
     with pytest.raises(CalibrationError, match="found nothing"):
         read_labels(tmp_path / "none.csv")
+    (tmp_path / "big.csv").write_bytes(b"file,cards\n" + b"a.png,AS\n" * 120_000)  # 1.1 MB
+    with pytest.raises(
+        CalibrationError,
+        match=r"big\.csv: expected a CSV of at most 1,048,576 bytes, found 1,080,011",
+    ):
+        read_labels(tmp_path / "big.csv")
 
 
 def test_layouts_and_orders_are_parsed_or_refused() -> None:

@@ -9,6 +9,7 @@ import pytest
 from config.camera import load_zones
 from controller.cards import Card
 from controller.errors import CameraError
+from drivers.camera import evaluate as evaluate_module
 from drivers.camera.evaluate import (
     REAL_CORRECTIONS,
     Evaluation,
@@ -77,6 +78,20 @@ def test_tallies_overall_and_by_subset() -> None:
     assert "b: read 4C; the label lists 2C 3C" in text and "b: unknown 3C" in text
 
 
+def test_a_labels_file_beyond_its_bound_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text("file,cards\na.jpg,AS\n", encoding="utf-8")
+    monkeypatch.setattr(evaluate_module, "MAX_LABEL_BYTES", 19)
+    with pytest.raises(
+        CameraError, match=r"labels\.csv: expected a CSV of at most 19 bytes, found 20"
+    ):
+        read_labels([labels])
+    with pytest.raises(CameraError, match=r"labels\.csv: expected a CSV of at most 19 bytes"):
+        read_meta(labels, "cards")
+
+
 def test_label_and_meta_files_are_checked(tmp_path: Path) -> None:
     good = tmp_path / "labels.csv"
     good.write_text("file,cards\na.jpg,AS 10h\nb.jpg,\n", encoding="utf-8")
@@ -100,6 +115,10 @@ def test_label_and_meta_files_are_checked(tmp_path: Path) -> None:
         read_labels([tmp_path / "h.csv"])
     with pytest.raises(CameraError, match="expected a CSV file, found nothing"):
         read_labels([tmp_path / "none.csv"])
+    long = tmp_path / "long.csv"  # a field beyond the csv module's bound: words, no traceback
+    long.write_text("file,cards\na.jpg," + "A" * 200_000 + "\n", encoding="utf-8")
+    with pytest.raises(CameraError, match=r"long\.csv: expected CSV text, found a row it cannot"):
+        read_labels([long])
     meta = tmp_path / "meta.csv"
     meta.write_text('file,deck\na.jpg,"deck-C (a webcam deck)"\n', encoding="utf-8")
     assert read_meta(meta, "deck") == {"a.jpg": "deck-C"}
