@@ -15,6 +15,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from config.files import read_text
 from config.schema import describe_errors
 from controller.errors import ConfigError
 
@@ -167,12 +168,9 @@ def zones_path(name: str) -> Path:
 def load_zones(path: Path | str | None = None) -> ZoneLayout:
     """Read and validate a zones TOML file (default: the shipped seven-box layout)."""
     source = Path(path) if path is not None else DEFAULT_ZONES
+    text = read_text(source, f"zones file {source}")
     try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"zones file {source}: expected a TOML file, found nothing") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"zones file {source}: cannot read it ({error})") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"zones file {source}: expected valid TOML ({error})") from None
     try:

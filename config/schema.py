@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from config.files import read_text
 from controller.errors import ConfigError, TableError, UnknownName
 from controller.games import GameId, Seating
 from controller.games.base import Buttons, Game, GameConfig, SpotLimit
@@ -395,11 +396,7 @@ def parse_toml(model: type[Model], text: str, source: str) -> Model:
 
 def read_toml(model: type[Model], path: Path) -> Model:
     """Read the TOML file at ``path`` and validate it as ``model`` (see :func:`parse_toml`)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    return parse_toml(model, text, str(path))
+    return parse_toml(model, read_text(path, str(path)), str(path))
 
 
 def load_game_file(path: Path) -> GameFile:

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from config.files import read_bytes
 from config.schema import exact_fraction, parse_toml, read_toml
 from controller.errors import ConfigError
 from controller.games import GameId, Seating
@@ -139,6 +140,8 @@ class TableSettings(_Strict):
 
 #: the shortest journal key taken (a key is best 32 random bytes, written as 64 hex digits)
 JOURNAL_KEY_MIN = 16
+#: the largest journal key file read (a key of 64 hex digits takes 65 bytes)
+JOURNAL_KEY_MAX_FILE = 4096
 
 
 def key_from_env(variable: str, setting: str) -> bytes:
@@ -158,12 +161,7 @@ def key_from_file(path: Path, setting: str) -> bytes:
     """The journal key in the file at ``path`` (surrounding blanks and newlines dropped);
     refused when unreadable or too short."""
     where = f"{setting}: {path}"
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ConfigError(
-            f"{where}: cannot read the journal key ({error.strerror or error})"
-        ) from None
+    data = read_bytes(path, f"{where}: the journal key", limit=JOURNAL_KEY_MAX_FILE)
     return _key_bytes(data.strip(), where)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from config.files import read_text
 from controller.cards import STANDARD_52, Card
 from controller.errors import InvalidCard, ProtocolError
 
@@ -96,10 +97,7 @@ def parse_deck_map(text: str, source: str = "deck map") -> DeckMap:
 
 def load_deck_map(path: str | Path) -> DeckMap:
     """Read a deck map file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ProtocolError(f"cannot read deck map {str(path)!r}: {error.strerror}") from None
+    text = read_text(Path(path), f"deck map {str(path)!r}", error=ProtocolError)
     return parse_deck_map(text, source=str(path))
 
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from config.files import read_text
 from controller.errors import TableError
 from tablectl.scenario import ScenarioFailed, parse_scenario, run_scenario, scenario_game
 
@@ -25,13 +26,14 @@ def register(subparsers: Any) -> None:
     run.set_defaults(run=run_files)
 
 
+#: the largest scenario file read (the project's longest takes 6 kB)
+MAX_SCENARIO_BYTES = 1024 * 1024
+
+
 def run_files(args: argparse.Namespace) -> int:
     """Run each file; stop at the first failure."""
     for path in args.files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise TableError(f"{path}: cannot read: {error.strerror}") from None
+        text = read_text(path, str(path), limit=MAX_SCENARIO_BYTES, error=TableError)
         scenario = parse_scenario(text, str(path))
         try:
             run = run_scenario(scenario, scenario_game(scenario, str(path)), str(path))

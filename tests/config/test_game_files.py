@@ -77,7 +77,7 @@ def test_the_wrong_game_broken_toml_and_a_missing_file(tmp_path: Path) -> None:
     path.write_text("game = ")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_game_file(path)
-    with pytest.raises(ConfigError, match="no such file"):
+    with pytest.raises(ConfigError, match="expected a file, found nothing"):
         load_game_file(tmp_path / "nothing.toml")
 
 

@@ -508,7 +508,8 @@ def test_verify_names_a_changed_kind_column(copy: Path, capsys: pytest.CaptureFi
         (["--head", "twelve"], "head 'twelve': expected ROWS:DIGEST"),
         (["--key-env", "NO_SUCH_JOURNAL_KEY"], "--key-env: the environment variable "
          "NO_SUCH_JOURNAL_KEY is not set: expected the table's journal key there"),
-        (["--key-file", "/nonexistent/key"], "--key-file: /nonexistent/key: cannot read"),
+        (["--key-file", "/nonexistent/key"], "--key-file: /nonexistent/key: the journal key: "
+         "expected a file, found nothing"),
     ],
 )  # fmt: skip
 def test_verify_refuses_a_head_or_a_key_it_cannot_use(

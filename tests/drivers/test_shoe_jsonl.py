@@ -213,7 +213,9 @@ def test_deck_map_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
 def test_deck_map_errors_say_what_was_expected(text: str, message: str) -> None:
     with pytest.raises(ProtocolError, match=message):
         parse_deck_map(text)
-    with pytest.raises(ProtocolError, match="cannot read deck map"):
+    with pytest.raises(
+        ProtocolError, match=r"deck map .*deck\.txt.: expected a file, found nothing"
+    ):
         load_deck_map("/nonexistent/deck.txt")
 
 
