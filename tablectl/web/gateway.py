@@ -30,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from controller.inbound import parse_command
 from controller.messages import SEQ_MODULO
-from controller.topics import ROOT, Topics
+from controller.topics import ROOT, Sender, Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink
 
 __all__ = [
@@ -43,7 +44,8 @@ __all__ = [
     "gateway_frame",
 ]
 
-#: the most tables one server follows (others are ignored, and said so once)
+#: the most tables one server follows: a table the broker speaks for takes the place of
+#: one only pages named (a page naming a table beyond them is told so)
 MAX_TABLES = 64
 #: rounds of history a public page is given when it joins
 HISTORY = 12
@@ -130,6 +132,11 @@ class _Table:
     last_rebirth: float = 0.0
 
 
+def _named_only(t: _Table) -> bool:
+    """Whether only pages named ``t``: the broker never spoke for it."""
+    return not (t.reported or t.retained or t.summary or t.history or t.birth is not None)
+
+
 class PublicFeed:
     """Every table's public topics on one display login, fanned out to the public pages."""
 
@@ -145,7 +152,6 @@ class PublicFeed:
         self.loop = loop
         self.max_tables = tables
         self.tables: dict[str, _Table] = {}
-        self.ignored: set[str] = set()
         self.gateway = "connecting"  # connected, broker-down, refused
         self.reason = ""
         self.rebirths = 0
@@ -196,10 +202,13 @@ class PublicFeed:
         return True
 
     def leave(self, table: str, page: Subscriber) -> None:
-        """Stop following ``table``."""
+        """Stop following ``table``; a table only pages named, none of them left, is
+        forgotten (pages naming made-up tables leave no trace)."""
         t = self.tables.get(table)
         if t is not None:
             t.subscribers.discard(page)
+            if not t.subscribers and _named_only(t):
+                del self.tables[table]
 
     def index(self) -> list[dict[str, Any]]:
         """Every table heard of: id, status, game, title, phase, public pages open."""
@@ -211,15 +220,25 @@ class PublicFeed:
 
     # ------------------------------------------------------------------ the link (event loop)
 
-    def _table(self, table: str, *, unheard: bool = False) -> _Table | None:
-        """The table's record, made where new (``unheard``: its status is "unheard")."""
+    def _table(self, table: str, *, unheard: bool = False, heard: bool = False) -> _Table | None:
+        """The table's record, made where new (``unheard``: its status is "unheard"); None
+        where the server follows as many as it may. A table the broker speaks for
+        (``heard``) takes the place of one that only pages named, whose pages are told:
+        pages naming made-up tables never keep a real one out."""
         t = self.tables.get(table)
         if t is None:
             if len(self.tables) >= self.max_tables:
-                self.ignored.add(table)
-                return None
+                named = next((n for n in self.tables.values() if _named_only(n)), None)
+                if not heard or named is None:
+                    return None
+                del self.tables[named.table]
+                self._tell(named, self.too_many())
             t = self.tables[table] = _Table(table, status="unheard" if unheard else "connecting")
         return t
+
+    def too_many(self) -> str:
+        """The words a page gets for a table beyond :attr:`max_tables`."""
+        return json.dumps({"refused": f"expected at most {self.max_tables} tables; got more"})
 
     def _status_frame(self, t: _Table) -> str:
         return gateway_frame(
@@ -286,7 +305,7 @@ class PublicFeed:
         if where is None:
             return
         table, sub = where
-        t = self._table(table)
+        t = self._table(table, heard=True)
         if t is None:
             return
         if sub == "status":
@@ -496,7 +515,9 @@ class RoleLink:
         return sum(len(s) for s in self.subscribers.values())
 
     def send(self, table: str, command: dict[str, Any], ref: Any = None) -> str:
-        """Publish ``command`` on the role's ``cmd`` topic with a fresh id; the id.
+        """Publish ``command`` on the role's ``cmd`` topic with a fresh id; the id. A
+        command the table's reader refuses (:func:`~controller.inbound.parse_command`) is
+        not sent: :class:`~controller.inbound.CommandRejected` says why.
 
         Until its reply comes it is sent again with the same id (the table applies an id
         once and answers a repeat with its first answer), :data:`RETRIES` times; then the
@@ -506,6 +527,11 @@ class RoleLink:
         if self.role.role == "pit":
             body["by"] = self.role.by or self.role.user
         topic, payload = self.role.cmd(table), json.dumps(body).encode()
+        # read as the table reads it: a command it could not read (an amount of NaN, JSON
+        # nested deeper than it takes, a frame the envelope makes too long) is refused here,
+        # in its words, not sent to be refused with no id to answer and resent until the
+        # page is told it "may or may not have been applied"
+        parse_command(Sender(self.role.role, self.role.seat or ""), payload)
         self.link.publish(topic, payload)
         if len(self.pending) < PENDING:
             timer = self.loop.call_later(RETRY_SECONDS, self._retry, cid)

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import logging
 import pkgutil
 import re
 import secrets
@@ -39,7 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 
+from controller.inbound import CommandRejected
 from drivers.mqtt.client import BrokerAddress
 from tablectl.web import pages
 from tablectl.web.gateway import ROLES, PublicFeed, Role, RoleLink
@@ -82,6 +85,12 @@ LOGIN_ADDRESSES = 1024
 AWAY_SECONDS = 10.0
 #: a login with no page open this long is closed (its broker link with it)
 IDLE_SECONDS = 3600.0
+#: logins awaiting the broker's answer at once (each waits on a thread of its own link):
+#: 80 at once starved the server's threads, a page took a minute to load and the broker,
+#: up all along, was said not to answer
+LOGINS_AT_ONCE = 8
+#: pages (sockets, public or a role's) the server holds open at once
+MAX_PAGES = 2000
 
 
 @dataclass
@@ -104,6 +113,36 @@ FAILURES: web.AppKey[dict[str, list[float]]] = web.AppKey("failures", dict)
 PAGES: web.AppKey[set[Page]] = web.AppKey("pages", set)
 TASKS: web.AppKey[set[asyncio.Task[None]]] = web.AppKey("tasks", set)
 JOURNALS: web.AppKey[dict[str, Path]] = web.AppKey("journals", dict)
+#: logins awaiting the broker now (at most LOGINS_AT_ONCE)
+LOGGING_IN: web.AppKey[list[int]] = web.AppKey("logging_in", list)
+
+
+class _MalformedRequests(logging.Filter):
+    """aiohttp logs a request it cannot parse (a path of 100 kB, a header past its bound)
+    as "Error handling request" with its whole traceback, the server's folders in it: such
+    a request is the client's fault, refused with 400 already, and is told in one line,
+    its bytes cut short."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fault = record.exc_info[1] if record.exc_info else None
+        if isinstance(fault, HttpProcessingError):
+            words = " ".join(str(fault.message).split())[:160]
+            record.msg, record.args = (
+                "refused a malformed request (%s %s): %s",
+                (
+                    fault.code,
+                    type(fault).__name__,
+                    words,
+                ),
+            )
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_SERVER_LOG = logging.getLogger("aiohttp.server")
+if not any(isinstance(f, _MalformedRequests) for f in _SERVER_LOG.filters):
+    _SERVER_LOG.addFilter(_MalformedRequests())
 
 
 def page(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
@@ -131,15 +170,34 @@ def _refusal(status: int, text: str) -> web.Response:
     return web.json_response({"error": text}, status=status)
 
 
+def foreign_origin(request: web.Request) -> str | None:
+    """The page's origin where a browser says it is another site's (a login or a role's
+    socket opened from another site's page: a forged request riding on the user's cookie,
+    which ``SameSite`` does not stop from another port or subdomain), else None. Clients
+    that are no browser send no ``Origin``; behind a proxy, the host it forwards counts."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return None
+    host = origin.partition("://")[2].rstrip("/")
+    ours = {request.host, request.headers.get("X-Forwarded-Host", request.host)}
+    return None if host in ours else origin
+
+
+def _not_ours(origin: str, request: web.Request) -> str:
+    return f"expected a page of this server ({request.host}); got one of {origin[:80]!r}"
+
+
 async def login(request: web.Request) -> web.Response:
     """``POST /login``: log in to the broker as the role's user; a session cookie."""
+    if (origin := foreign_origin(request)) is not None:
+        return _refusal(403, _not_ours(origin, request))
     if (request.content_length or 0) > 2048:
         return _refusal(
             413, f"expected a login of at most 2048 bytes; got {request.content_length}"
         )
     try:
         body = json.loads(await request.content.read(2049))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser too
         return _refusal(400, "expected a JSON object with role, table, seat and password")
     if not isinstance(body, dict):
         return _refusal(400, "expected a JSON object with role, table, seat and password")
@@ -168,7 +226,13 @@ async def login(request: web.Request) -> web.Response:
     failures = request.app[FAILURES]
     peer = request.remote or "?"
     now = time.monotonic()
-    recent = [t for t in failures.get(peer, []) if now - t < LOGIN_WINDOW]
+    # one list per address, changed in place: the tries of logins still awaiting the
+    # broker are in it (see below)
+    recent = failures.pop(peer, [])
+    recent[:] = [t for t in recent if now - t < LOGIN_WINDOW]
+    if len(failures) >= LOGIN_ADDRESSES:
+        failures.pop(next(iter(failures)))  # the address longest without a try
+    failures[peer] = recent
     if len(recent) >= LOGIN_FAILURES:
         wait = LOGIN_WINDOW - (now - recent[0])
         return _refusal(
@@ -181,15 +245,28 @@ async def login(request: web.Request) -> web.Response:
         _drop_idle(request.app, sessions)
         if len(sessions) >= MAX_SESSIONS:
             return _refusal(503, f"expected at most {MAX_SESSIONS} logins at once; log one out")
+    waiting = request.app[LOGGING_IN]
+    if len(waiting) >= LOGINS_AT_ONCE:
+        return _refusal(
+            503,
+            f"expected at most {LOGINS_AT_ONCE} logins awaiting the broker at once; got more: "
+            "try again in a moment",
+        )
     role = Role(role_name, user, seat if role_name == "seat" else None, by)
     link = RoleLink(request.app[BROKER], role, password, table, asyncio.get_running_loop())
-    why = await link.start()
+    # the try counts as refused until the broker says otherwise: counted only after the
+    # broker's answer, a burst of 50 at once was counted as one (351 wrong passwords
+    # reached the broker in a minute where 10 may)
+    recent.append(now)
+    waiting.append(id(link))
+    try:
+        why = await link.start()
+    finally:
+        waiting.remove(id(link))
+    if why is None or not link.link.refused:  # logged in, or the broker did not answer
+        with contextlib.suppress(ValueError):
+            recent.remove(now)
     if why is not None:
-        if link.link.refused:
-            failures.pop(peer, None)
-            if len(failures) >= LOGIN_ADDRESSES:
-                failures.pop(next(iter(failures)))
-            failures[peer] = [*recent, time.monotonic()]
         return _refusal(401 if link.link.refused else 503, why)
     cookie = COOKIE.format(role=role_name)
     old = sessions.pop(request.cookies.get(cookie, ""), None)
@@ -228,6 +305,8 @@ async def whoami(request: web.Request) -> web.Response:
 
 async def logout(request: web.Request) -> web.Response:
     """``POST /logout?role=R``: end that role's session (its broker link closes)."""
+    if (origin := foreign_origin(request)) is not None:
+        return _refusal(403, _not_ours(origin, request))
     role = request.query.get("role", "")
     session = session_of(request, role) if role in ROLES else None
     if session is not None:
@@ -320,9 +399,15 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if not TABLE_ID.fullmatch(table):
         raise web.HTTPBadRequest(text=f"expected ?table= a table id; got {table!r}")
     session: Session | None = None
+    if len(request.app[PAGES]) >= MAX_PAGES:
+        raise web.HTTPServiceUnavailable(
+            text=f"expected at most {MAX_PAGES} pages open at once; got more: try again later"
+        )
     if role:
         if role not in ROLES:
             raise web.HTTPBadRequest(text=f"expected role seat, dealer or pit; got {role!r}")
+        if (origin := foreign_origin(request)) is not None:
+            raise web.HTTPForbidden(text=_not_ours(origin, request))
         session = session_of(request, role)
         if session is None:
             raise web.HTTPUnauthorized(text=f"expected a login as {role} first (POST /login)")
@@ -341,7 +426,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     writer = asyncio.create_task(page_.write())
     request.app[PAGES].add(page_)
     if not feed.join(table, page_):
-        page_.offer(json.dumps({"refused": f"expected at most {feed.max_tables} tables; got more"}))
+        page_.offer(feed.too_many())
     if session is not None:
         session.sockets += 1
         session.link.set_away(False)
@@ -389,6 +474,8 @@ def _command(text: str, page_: Page, session: Session | None, table: str) -> dic
         return {
             "refused": f'expected a JSON object {{"command": {{...}}}}; got invalid JSON ({error})'
         }
+    except RecursionError:  # deeper than the parser goes: no command nests so
+        return {"refused": f"expected {SHAPE}; got JSON nested deeper than any command"}
     if not isinstance(doc, dict) or not isinstance(doc.get("command"), dict):
         return {
             "refused": f'expected {{"command": {{...}}}}; got {type(doc).__name__} {text[:80]!r}'
@@ -425,7 +512,10 @@ def _command(text: str, page_: Page, session: Session | None, table: str) -> dic
             f"({session.link.reason or 'reconnecting'}): nothing was sent, try again",
             "ref": ref,
         }
-    cid = session.link.send(table, command, ref)
+    try:
+        cid = session.link.send(table, command, ref)
+    except CommandRejected as error:
+        return {"refused": f"{name}: {error}: nothing was sent", "ref": ref}
     return {"sent": {"id": cid, "command": name, "ref": ref}}
 
 
@@ -442,6 +532,7 @@ def build_app(
     app[SESSIONS] = {}
     app[JOURNALS] = dict(journals or {})
     app[FAILURES] = {}
+    app[LOGGING_IN] = []
     pages_open: set[Page] = set()
     app[PAGES] = pages_open
     tasks: set[asyncio.Task[None]] = set()

@@ -81,8 +81,15 @@ async def rounds(request: web.Request) -> web.Response:
     try:
         found = await _off_loop(lambda: replay.rounds(path))
     except TableError as error:
-        return _error(500, f"the journal of {request.match_info['table']} cannot be read: {error}")
+        return _unreadable(request.match_info["table"], path, error)
     return web.json_response({"table": request.match_info["table"], "rounds": found})
+
+
+def _unreadable(table: str, path: Path, error: TableError) -> web.Response:
+    """A journal that cannot be read, told by its file's name: the server's folders are
+    not the browser's business (the table's configuration says where it lies)."""
+    reason = str(error).replace(str(path), path.name)
+    return _error(500, f"the journal of {table} cannot be read: {reason}")
 
 
 async def _of_round(request: web.Request, work: Callable[[Path, str], Any]) -> Any:
@@ -99,7 +106,7 @@ async def _of_round(request: web.Request, work: Callable[[Path, str], Any]) -> A
     except KeyError:
         return _error(404, f"expected a round of table {table}; got {rid}")
     except TableError as error:
-        return _error(500, f"the journal of {table} cannot be read: {error}")
+        return _unreadable(table, path, error)
 
 
 async def one_round(request: web.Request) -> web.Response:

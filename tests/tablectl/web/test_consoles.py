@@ -448,3 +448,14 @@ def test_a_page_draws_again_only_what_changed(chrome: Any, site: Any) -> None:
     assert redrawn, "a button whose amount changed was kept"
     assert pressed == ["kept", "new 30"], pressed  # each button answers as it shows
     assert html == "<p>none due</p>", html
+
+
+def test_a_journal_that_cannot_be_read_is_told_by_its_name_not_the_servers_folders() -> None:
+    from controller.errors import TableError
+    from tablectl.web.pages.consoles import _unreadable
+
+    path = Path("/srv/studio/journals/P1.journal")
+    response = _unreadable("P1", path, TableError(f"{path}: no such journal file"))
+    assert response.status == 500
+    body = json.loads(response.text or "")
+    assert body == {"error": "the journal of P1 cannot be read: P1.journal: no such journal file"}

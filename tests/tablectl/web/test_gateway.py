@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -163,7 +165,8 @@ def test_a_seat_logs_in_as_its_user_and_gets_its_own_topics_only(
                 cookie = r.headers["Set-Cookie"]
             async with http.ws_connect(f"{server.url}/ws?table={table_id}&role=seat") as ws:
                 got = await frames_until(ws, lambda f: f.get("topic") == "seat/3/state")
-                await ws.send_json({"command": {"command": "place_bet", "spot": "ante"}})
+                bet = {"command": "place_bet", "hand": "seat3", "spot": "ante", "amount": 10}
+                await ws.send_json({"command": bet})
                 sent = (await frames_until(ws, lambda f: "sent" in f))[-1]["sent"]
                 reply = {"v": 1, "type": "reply", "id": sent["id"], "ok": True}
                 controller.publish(f"{seat}/3/reply", json.dumps(reply))
@@ -179,7 +182,14 @@ def test_a_seat_logs_in_as_its_user_and_gets_its_own_topics_only(
     assert "seat/3/state" in topics and "seat/3/reply" in topics
     assert not [t for t in topics if t.startswith("seat/") and not t.startswith("seat/3/")]
     command = json.loads(controller.expect(f"{seat}/3/cmd").payload)
-    assert command == {"v": 1, "id": sent["id"], "command": "place_bet", "spot": "ante"}
+    assert command == {
+        "v": 1,
+        "id": sent["id"],
+        "command": "place_bet",
+        "hand": "seat3",
+        "spot": "ante",
+        "amount": 10,
+    }
     controller.expect(f"{seat}/3/presence", "online")
 
 
@@ -197,6 +207,59 @@ def test_a_role_page_without_a_login_is_turned_away(
 
     status, text = asyncio.run(page())
     assert status == 401 and "expected a login as dealer first" in text
+
+
+def test_a_command_the_table_could_not_read_is_refused_by_the_server_and_never_sent(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    # each was sent, refused by the table with no id to answer (it could not read one),
+    # sent twice again and then told to the page as "may or may not have been applied";
+    # JSON nested past the parser's own depth stopped the page's socket with a traceback
+    controller = mqtt_client(embedded_broker)
+    controller.subscribe(f"tablectl/{table_id}/dealer/cmd")
+    server = serve(embedded_broker)
+    # a frame of the most bytes a page may send: with the table's v and id it is longer
+    long_reason = "x" * (
+        MAX_FRAME_BYTES - len(json.dumps({"command": {"command": "halt", "reason": ""}}))
+    )
+    frames = {
+        "nan": '{"command": {"command": "halt", "reason": "a", "amount": NaN}, "ref": "nan"}',
+        "big": json.dumps({"command": {"command": "start_round"}, "ref": "big", "n": 1e308}),
+        "deep": json.dumps({"command": {"command": "halt", "reason": [[[["x"]]]]}, "ref": "deep"}),
+        "long": json.dumps({"command": {"command": "halt", "reason": long_reason}}),
+        "abyss": "[" * 4000,
+        "good": json.dumps({"command": {"command": "start_round"}, "ref": "good"}),
+    }
+
+    async def page() -> dict[str, dict[str, Any]]:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "dealer", "table": table_id, "password": "any"}
+            async with http.post(f"{server.url}/login", json=login) as r:
+                assert r.status == 200, await r.text()
+            async with http.post(f"{server.url}/login", data="[" * 2000) as r:
+                abyss_login = {"status": r.status, **(await r.json())}
+            answers = {"abyss-login": abyss_login}
+            async with http.ws_connect(f"{server.url}/ws?table={table_id}&role=dealer") as ws:
+                for name, text in frames.items():
+                    await ws.send_str(text)
+                    got = await frames_until(ws, lambda f: "refused" in f or "sent" in f)
+                    answers[name] = got[-1]
+        return answers
+
+    answers = asyncio.run(page())
+    assert answers["abyss-login"]["status"] == 400
+    assert "expected a JSON object with role" in answers["abyss-login"]["error"]
+    assert "expected the command's fields; got" not in str(answers)
+    assert "NaN" in answers["nan"]["refused"] and "nothing was sent" in answers["nan"]["refused"]
+    assert answers["nan"]["ref"] == "nan"
+    assert "expected only command and ref; got n" in answers["big"]["refused"]
+    assert "nested at most 3 deep" in answers["deep"]["refused"]
+    assert f"of at most {MAX_FRAME_BYTES} bytes" in answers["long"]["refused"]
+    assert "nothing was sent" in answers["long"]["refused"]
+    assert "nested deeper than any command" in answers["abyss"]["refused"]
+    assert answers["good"]["sent"]["ref"] == "good"  # the socket still takes commands
+    cmds = controller.wait_messages(f"tablectl/{table_id}/dealer/cmd", 1)
+    assert [json.loads(m.payload)["command"] for m in cmds] == ["start_round"]
 
 
 def test_a_page_that_sends_too_fast_is_refused_the_excess(
@@ -289,6 +352,30 @@ def test_refused_logins_from_one_address_are_bounded(
     answers = asyncio.run(logins())
     assert [status for status, _ in answers] == [401, 401, 401, 429]
     assert "expected at most 3 refused logins a minute from one address; got 3" in answers[3][1]
+
+
+def test_refused_logins_sent_at_once_are_each_counted(
+    mosquitto: Any, table_id: str, serve: Any, monkeypatch: Any
+) -> None:
+    # counted only once the broker had answered, a burst of 50 at once counted as one:
+    # 351 wrong passwords reached the broker in a minute where 10 may
+    from tablectl.web import server as web_server
+
+    monkeypatch.setattr(web_server, "LOGIN_FAILURES", 3)
+    server = serve(mosquitto, "display")
+
+    async def burst() -> list[int]:
+        async with aiohttp.ClientSession() as http:
+
+            async def one(i: int) -> int:
+                login = {"role": "seat", "table": table_id, "seat": "3", "password": f"w{i}"}
+                async with http.post(f"{server.url}/login", json=login) as r:
+                    return r.status
+
+            return list(await asyncio.gather(*(one(i) for i in range(12))))
+
+    statuses = asyncio.run(burst())
+    assert statuses.count(401) == 3 and statuses.count(429) == 9
 
 
 def test_a_seat_whose_pages_all_closed_is_away_and_back_when_one_opens(
@@ -415,3 +502,145 @@ def test_a_table_the_broker_never_heard_is_said_unheard_not_connecting_for_ever(
             return await frames_until(ws, lambda f: f.get("status") == "online")
 
     assert asyncio.run(heard())[-1]["gateway"] == "connected"
+
+
+def test_pages_naming_made_up_tables_never_keep_a_real_one_out(
+    embedded_broker: Any, mqtt_client: Any, table_id: str, serve: Any
+) -> None:
+    """Tables named by pages alone were kept for good: 64 made-up ids filled the server's
+    tables, and a real table that then spoke was never followed until a restart."""
+    controller = mqtt_client(embedded_broker)
+    server = serve(embedded_broker)
+    assert server.feed is not None
+    feed = server.feed
+    feed.max_tables = 3
+    real = f"{table_id}-real"
+
+    async def pages() -> tuple[list[str], list[str], dict[str, Any]]:
+        async with aiohttp.ClientSession() as http:
+            made_up = [
+                await http.ws_connect(f"{server.url}/ws?table={table_id}-junk{i}") for i in range(4)
+            ]
+            for ws in made_up[:3]:
+                await frames_until(ws, lambda f: "history" in f)
+            beyond = (await frames_until(made_up[3], lambda f: "refused" in f))[-1]["refused"]
+            controller.publish(f"tablectl/{real}/status", "online")
+            controller.publish(f"tablectl/{real}/state", state(real, 0))
+            # the page of the made-up table named first, which gave way, is told
+            told = (await frames_until(made_up[0], lambda f: "refused" in f))[-1]["refused"]
+            followed = sorted(feed.tables)
+            for ws in made_up:
+                await ws.close()
+            async with http.ws_connect(f"{server.url}/ws?table={real}") as ws:
+                status = (await frames_until(ws, lambda f: f.get("status") == "online"))[-1]
+            return [beyond, told], followed, status
+
+    refusals, followed, status = asyncio.run(pages())
+    assert refusals == ["expected at most 3 tables; got more"] * 2
+    assert followed == sorted([real, f"{table_id}-junk1", f"{table_id}-junk2"])
+    assert status["table"] == real
+    # the made-up tables' pages closed, nothing of them is kept
+    assert sorted(feed.tables) == [real]
+
+
+def test_a_login_or_a_roles_page_from_another_sites_page_is_refused(
+    embedded_broker: Any, table_id: str, serve: Any
+) -> None:
+    """A page of another site (another port or subdomain, which SameSite does not cover)
+    could log a browser in, or open the dealer's socket on its cookie and send halt."""
+    server = serve(embedded_broker)
+    evil = {"Origin": "http://evil.example:9999"}
+
+    async def tries() -> dict[str, Any]:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            login = {"role": "dealer", "table": table_id, "password": "any"}
+            async with http.post(f"{server.url}/login", json=login, headers=evil) as r:
+                foreign = (r.status, (await r.json())["error"])
+            ours = {"Origin": server.url}
+            async with http.post(f"{server.url}/login", json=login, headers=ours) as r:
+                assert r.status == 200, await r.text()
+            dealer = f"{server.url}/ws?table={table_id}&role=dealer"
+            try:
+                await http.ws_connect(dealer, headers=evil)
+                socket: Any = "opened"
+            except aiohttp.WSServerHandshakeError as error:
+                socket = (error.status, error.message)
+            async with http.ws_connect(dealer, headers=ours) as ws:
+                await ws.send_json({"command": {"command": "start_round"}})
+                sent = (await frames_until(ws, lambda f: "sent" in f))[-1]
+            async with http.ws_connect(f"{server.url}/ws?table={table_id}", headers=evil) as ws:
+                public = (await frames_until(ws, lambda f: "history" in f))[-1]
+        return {"login": foreign, "socket": socket, "sent": sent, "public": public}
+
+    got = asyncio.run(tries())
+    assert got["login"][0] == 403
+    assert "expected a page of this server" in got["login"][1]
+    assert "got one of 'http://evil.example:9999'" in got["login"][1]
+    assert got["socket"][0] == 403
+    assert got["sent"]["sent"]["command"] == "start_round"  # its own pages work
+    assert got["public"]["table"] == table_id  # public pages may be shown anywhere
+
+
+def test_logins_awaiting_the_broker_and_pages_open_are_bounded(
+    embedded_broker: Any, table_id: str, serve: Any, monkeypatch: Any
+) -> None:
+    from tablectl.web import gateway
+    from tablectl.web import server as web_server
+
+    start = gateway.RoleLink.start
+
+    async def slow(self: gateway.RoleLink, *args: Any) -> str | None:
+        await asyncio.sleep(0.5)  # a broker slow to answer: the logins overlap
+        return await start(self, *args)
+
+    monkeypatch.setattr(gateway.RoleLink, "start", slow)
+    monkeypatch.setattr(web_server, "LOGINS_AT_ONCE", 2)
+    monkeypatch.setattr(web_server, "MAX_PAGES", 2)
+    server = serve(embedded_broker)
+
+    async def tries() -> tuple[list[tuple[int, str]], Any]:
+        async with aiohttp.ClientSession() as http:
+
+            async def one(seat: int) -> tuple[int, str]:
+                login = {"role": "seat", "table": table_id, "seat": seat, "password": "any"}
+                async with http.post(f"{server.url}/login", json=login) as r:
+                    return r.status, (await r.json()).get("error", "")
+
+            logins = list(await asyncio.gather(*(one(seat) for seat in range(1, 7))))
+            url = f"{server.url}/ws?table={table_id}"
+            async with http.ws_connect(url), http.ws_connect(url):
+                try:
+                    await http.ws_connect(url)
+                    third: Any = "opened"
+                except aiohttp.WSServerHandshakeError as error:
+                    third = error.status
+        return logins, third
+
+    logins, third = asyncio.run(tries())
+    assert sorted(status for status, _ in logins) == [200, 200, 503, 503, 503, 503]
+    busy = [why for status, why in logins if status == 503]
+    assert all("expected at most 2 logins awaiting the broker at once" in why for why in busy)
+    assert third == 503
+
+
+def test_a_malformed_request_is_logged_in_one_line_without_a_traceback(
+    embedded_broker: Any, serve: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """aiohttp logged a request line of 100 kB as an error with its traceback (the
+    server's folders in it): a client could fill the log with them."""
+    import socket
+
+    server = serve(embedded_broker)
+    host, port = server.url.removeprefix("http://").split(":")
+    with caplog.at_level(logging.WARNING, logger="aiohttp.server"):
+        with socket.create_connection((host, int(port)), timeout=5) as s:
+            s.sendall(b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = s.recv(200)
+        deadline = time.monotonic() + 5
+        while not caplog.records and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert answer.startswith(b"HTTP/1.0 400") or answer.startswith(b"HTTP/1.1 400")
+    logged = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert len(logged) == 1 and logged[0].exc_info is None
+    assert logged[0].getMessage().startswith("refused a malformed request (400 LineTooLong)")
+    assert "Traceback" not in caplog.text
