@@ -171,6 +171,8 @@ def load_zones(path: Path | str | None = None) -> ZoneLayout:
     text = read_text(source, f"zones file {source}")
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # arrays or tables nested past the parser's own depth
+        raise ConfigError(f"zones file {source}: expected TOML nested as zones are") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"zones file {source}: expected valid TOML ({error})") from None
     try:

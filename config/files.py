@@ -32,6 +32,8 @@ def read_bytes(
     try:
         if path.is_dir():
             raise error(f"{what}: expected a file, found a folder")
+        if path.exists() and not path.is_file():  # /dev/zero never ends, a pipe may block
+            raise error(f"{what}: expected a file, found a device or a pipe")
         with path.open("rb") as f:
             data = f.read(limit + 1)  # no more than the bound, however large the file
     except FileNotFoundError:

@@ -388,6 +388,8 @@ def parse_toml(model: type[Model], text: str, source: str) -> Model:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # arrays or tables nested past the parser's own depth
+        raise ConfigError(f"{source}: not valid TOML: nested deeper than any setting") from None
     try:
         return model.model_validate(raw)
     except ValidationError as error:

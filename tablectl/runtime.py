@@ -94,17 +94,28 @@ def config_from_header(record: dict[str, Any], source: str) -> TableConfig:
             f"{source}: row 0 says the table plays by rules {rules!r}; this controller knows "
             f"rules 1 to {RULES}: replay it with the release that wrote it"
         )
-    return TableConfig(
-        table_id=record["table_id"],
-        game=game_from_text(record["game_toml"], f"{source} row 0"),
-        seating=Seating(record["seating"]),
-        hands=tuple(record["hands"]),
-        betting_seconds=record.get("betting_seconds"),
-        decision_seconds=record.get("decision_seconds"),
-        confirm_payments=bool(record.get("confirm_payments")),
-        balances=None if balances is None else {k: Fraction(v) for k, v in balances.items()},
-        rules=rules,
-    )
+    try:
+        return TableConfig(
+            table_id=record["table_id"],
+            game=game_from_text(record["game_toml"], f"{source} row 0"),
+            seating=Seating(record["seating"]),
+            hands=tuple(record["hands"]),
+            betting_seconds=record.get("betting_seconds"),
+            decision_seconds=record.get("decision_seconds"),
+            confirm_payments=bool(record.get("confirm_payments")),
+            balances=None if balances is None else {k: Fraction(v) for k, v in balances.items()},
+            rules=rules,
+        )
+    except TableError:
+        raise  # said in words already (the game's TOML)
+    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as error:
+        # a header no controller wrote (its chain may still hold: whoever changed it could
+        # recompute the digests): refused in words, not a traceback
+        what = f"lacks {error}" if isinstance(error, KeyError) else f"holds a bad value ({error})"
+        raise TableError(
+            f"{source}: row 0, the table's header, {what}: expected the header this "
+            "controller writes (table_id, game_toml, seating, hands, balances, ...)"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

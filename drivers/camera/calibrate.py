@@ -489,6 +489,10 @@ MAX_LABELS_BYTES = 1024 * 1024
 def read_labels(path: Path) -> list[tuple[str, Card]]:
     """Read a ``file,cards`` CSV (a header line, then one file name and one card code a row)."""
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise CalibrationError(
+                f"labels file {path}: expected a CSV file, found a device or a pipe"
+            )
         if (size := path.stat().st_size) > MAX_LABELS_BYTES:
             raise CalibrationError(
                 f"labels file {path}: expected a CSV of at most {MAX_LABELS_BYTES:,} bytes, "

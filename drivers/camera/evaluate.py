@@ -93,6 +93,8 @@ def real_labels(root: Path) -> dict[str, frozenset[Card]]:
 
 def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise CameraError(f"{path}: expected a CSV file, found a device or a pipe")
         if (size := path.stat().st_size) > MAX_LABEL_BYTES:
             raise CameraError(
                 f"{path}: expected a CSV of at most {MAX_LABEL_BYTES:,} bytes, found {size:,}"

@@ -59,6 +59,8 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
         raise ImageError(f"image {source}: expected an image file, found nothing")
     if source.is_dir():
         raise ImageError(f"image {source}: expected an image file, found a directory")
+    if not source.is_file():  # /dev/zero, a pipe: no size to check, perhaps no end
+        raise ImageError(f"image {source}: expected an image file, found a device or a pipe")
     try:
         size = source.stat().st_size
         if size > MAX_IMAGE_BYTES:

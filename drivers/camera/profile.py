@@ -137,6 +137,8 @@ def _check_size(source: Path) -> None:
     the shape its header declares before reading its data (a 49 kB profile declaring a
     200,000 x 200,000 array of floats stopped the command asking for 298 GiB). Other
     faults are left to ``np.load``, which names them."""
+    if source.exists() and not source.is_dir() and not source.is_file():
+        raise ProfileError(f"profile {source}: expected a .npz profile, found a device or a pipe")
     if (size := source.stat().st_size) > MAX_PROFILE_BYTES:
         raise ProfileError(
             f"profile {source}: expected at most {MAX_PROFILE_BYTES:,} bytes, found {size:,}"

@@ -67,8 +67,16 @@ def parse_broker_url(url: str) -> BrokerAddress:
     Traceback (most recent call last):
     controller.errors.ConfigError: broker URL 'localhost': expected mqtt://...
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("mqtt", "tcp", "ws") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        hostname = parts.hostname
+    except ValueError as error:  # an IPv6 host not closed: 'mqtt://[::1'
+        raise ConfigError(f"broker URL {url!r}: expected mqtt://host[:port]; {error}") from None
+    if len(url) > 2048 or (hostname is not None and len(hostname) > 253):
+        raise ConfigError(
+            f"broker URL {url[:80]!r}…: expected a host name of at most 253 characters"
+        )
+    if parts.scheme not in ("mqtt", "tcp", "ws") or not hostname:
         raise ConfigError(
             f"broker URL {url!r}: expected mqtt://[user[:password]@]host[:port] or ws://..."
         )
@@ -78,7 +86,7 @@ def parse_broker_url(url: str) -> BrokerAddress:
     except ValueError as error:
         raise ConfigError(f"broker URL {url!r}: {error}") from None
     return BrokerAddress(
-        host=parts.hostname,
+        host=hostname,
         port=port,
         username=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password else None,

@@ -139,6 +139,7 @@ class SqliteJournal:
         self.sync = sync
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._not_anothers()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={SYNC_MODES[sync]}")
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # see quiet()
@@ -152,6 +153,19 @@ class SqliteJournal:
         self._since_checkpoint = 0
         self._wrote = False  # this is the table's writer, not a reader
         self._key: bytes | None = None  # the table's key, once it keeps the journal sealed
+
+    def _not_anothers(self) -> None:
+        """Refuse an SQLite database that holds other tables and no journal, before
+        anything is written to it: given one by mistake, ``tablectl history`` wrote the
+        journal's tables into it and switched it to write-ahead logging."""
+        names = [r[0] for r in self._db.execute("SELECT name FROM sqlite_master")]
+        if names and "journal" not in names:
+            self._db.close()
+            shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+            raise JournalError(
+                f"{self.path}: expected a table's journal; got an SQLite database of other "
+                f"tables ({shown}), left as it is"
+            )
 
     def _tail(self) -> tuple[int, str] | None:
         """The last row's number and digest, as stored now (None in an empty journal)."""

@@ -62,6 +62,11 @@ class Link(Protocol):
         ...
 
 
+def _terminal_link(path: str) -> bool:
+    """Whether ``path`` is a symlink into ``/dev`` (to a pseudo-terminal a simulator made)."""
+    return os.path.islink(path) and os.readlink(path).startswith("/dev/")
+
+
 class PtyLink:
     """A pseudo-terminal in raw mode, reached through a stable symlink."""
 
@@ -88,6 +93,16 @@ class PtyLink:
         os.set_blocking(master, False)
         fcntl.fcntl(master, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
         self._master = master
+        if os.path.lexists(self.path) and not _terminal_link(self.path):
+            # a file, a folder or another link there is someone's: never replaced (and
+            # removed at the end), as a file given by mistake once was
+            os.close(master)
+            self._master = None
+            kind = "a folder" if os.path.isdir(self.path) else "a file that is no terminal's link"
+            raise DeviceError(
+                f"cannot create the shoe device {self.path}: expected a new name (or the link "
+                f"to a terminal a simulator made there before); got {kind}, left as it is"
+            )
         temporary = f"{self.path}.{os.getpid()}.new"
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
@@ -95,6 +110,8 @@ class PtyLink:
             os.symlink(self.tty_name, temporary)
             os.replace(temporary, self.path)
         except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
             raise DeviceError(f"cannot create the shoe device {self.path}: {error}") from None
 
     def attached(self) -> bool:
@@ -162,9 +179,10 @@ class PtyLink:
             os.close(slave)
 
     def vanish(self) -> None:
-        """Close the terminal and remove the symlink."""
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
+        """Close the terminal and remove the symlink (only a link to a terminal)."""
+        if _terminal_link(self.path):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
         if self._master is not None:
             os.close(self._master)
             self._master = None

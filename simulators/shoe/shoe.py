@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from config.files import read_text
 from controller.cards import STANDARD_52, Card, Deck, parse_cards
 from controller.errors import InvalidSpec
 from drivers.shoe.base import Dialect
@@ -75,10 +76,7 @@ class Draw:
 
 def load_stack(path: str | Path) -> list[Card]:
     """A stacked order from a file of card codes (whitespace, commas, ``#`` comments)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidSpec(f"cannot read stack file {str(path)!r}: {error.strerror}") from None
+    text = read_text(Path(path), f"stack file {str(path)!r}", error=InvalidSpec)
     codes = " ".join(line.split("#", 1)[0] for line in text.splitlines())
     cards = parse_cards(codes, allow_repeats=True)
     if not cards:

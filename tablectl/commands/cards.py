@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from config.camera import DEFAULT_ZONES, load_zones
 from controller.cards import DECKS, STANDARD_52, Deck
-from controller.errors import CameraError
+from controller.errors import CameraError, ImageError
 from drivers.camera.calibrate import calibrate_files
 from drivers.camera.imageio import picture_folder, read_image, write_image
 from drivers.camera.profile import Profile, builtin_profile, load_profile
@@ -272,12 +272,33 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _drawn(folder: Path, name: str) -> Path:
+    """Where ``evaluate --annotate`` draws the image a label names: its path flattened
+    into one name (images of two folders never collide)."""
+    return folder / "_".join(PurePath(name).with_suffix(".png").parts)
+
+
+def _apart(pictures: dict[Path, Path]) -> None:
+    """Refuse (before any work) where an annotated picture (a key) would be written over
+    an image read (any value): ``--annotate`` given the images' own folder wrote each
+    annotated PNG over the photograph it was drawn from."""
+    read = {p.resolve() for p in pictures.values()}
+    for picture, image in pictures.items():
+        if picture.resolve() in read:
+            raise ImageError(
+                f"--annotate {picture.parent}: expected a folder apart from the images read; "
+                f"got one where the picture drawn from {image.name} would replace "
+                f"{picture.name}, an image read"
+            )
+
+
 def run_recognize(args: argparse.Namespace) -> int:
     """Recognise each image and print the result (with a bar over two or more images)."""
     zones = load_zones(args.zones)
     recognizer = Recognizer(_profile(args.profile), zones, deck=Deck.named(args.deck))
     if args.annotate is not None:
         picture_folder(args.annotate)
+        _apart({args.annotate / (p.stem + ".png"): p for p in args.images})
     with Bars() as bars:
         report = bars.bar("recognising", "images") if len(args.images) > 1 else None
         if report is not None:
@@ -357,6 +378,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     recognizer = Recognizer(_profile(args.profile), deck=Deck.named(args.deck))
     if args.annotate is not None:
         picture_folder(args.annotate)
+        _apart({_drawn(args.annotate, name): args.images / name for name in labels})
     pictures: list[Path] = []
 
     def seen(
@@ -365,8 +387,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         """Draw an image worth a look (a card read wrong, or a listed card not read)."""
         if args.annotate is None or not (score.wrong or score.unknown or score.missed):
             return
-        # the label's path flattened into one name: images of two folders never collide
-        picture = args.annotate / "_".join(PurePath(name).with_suffix(".png").parts)
+        picture = _drawn(args.annotate, name)
         write_image(picture, score_picture(image, found, score))
         pictures.append(picture)
 

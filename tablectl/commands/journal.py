@@ -89,8 +89,14 @@ def register(subparsers: Any) -> None:
 
 
 def _open(path: Path) -> SqliteJournal:
+    """A journal that is there, to read: one it would have to make (a new name, an empty
+    file: a journal is never empty, its header is its first row) is refused, not made."""
     if not path.exists():
         raise TableError(f"{path}: no such journal file")
+    if path.is_dir():
+        raise TableError(f"{path}: expected a journal file; got a folder")
+    if path.stat().st_size == 0:
+        raise TableError(f"{path}: expected a table's journal; got an empty file, left as it is")
     return SqliteJournal(path)
 
 

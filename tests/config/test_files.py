@@ -75,3 +75,70 @@ def test_a_command_given_a_file_that_is_no_text_file_says_so_without_a_traceback
     err = capsys.readouterr().err
     assert status == 2 and f"{path[given]}: {expected[given]}" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_a_device_or_a_pipe_given_for_a_file_is_refused_unread(
+    special: str, tmp_path: Path
+) -> None:
+    """/dev/zero given as a profile or a labels file was read until the memory ran out (its
+    size is 0, so no size check caught it); a pipe would wait for ever."""
+    import os
+
+    from controller.errors import CalibrationError, CameraError, ImageError, ProfileError
+    from drivers.camera.calibrate import read_labels as calibration_labels
+    from drivers.camera.evaluate import read_labels
+    from drivers.camera.imageio import read_image
+    from drivers.camera.profile import load_profile
+
+    path = Path(special)
+    if special == "fifo":
+        path = tmp_path / "fifo"
+        os.mkfifo(path)
+    readers = [
+        (lambda: read_text(path, "t"), ConfigError, "expected a file, found a device or a pipe"),
+        (lambda: load_profile(path), ProfileError, "expected a .npz profile, found a device"),
+        (lambda: read_labels([path]), CameraError, "expected a CSV file, found a device"),
+        (lambda: calibration_labels(path), CalibrationError, "expected a CSV file, found a dev"),
+        (lambda: read_image(path), ImageError, "expected an image file, found a device"),
+    ]
+    for read, error, words in readers:
+        with pytest.raises(error, match=words):
+            read()
+
+
+def test_toml_nested_past_the_parser_and_a_broker_url_it_cannot_split_are_refused(
+    tmp_path: Path,
+) -> None:
+    from drivers.mqtt.client import parse_broker_url
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 50_000, encoding="utf-8")  # RecursionError in tomllib
+    with pytest.raises(ConfigError, match="not valid TOML: nested deeper than any setting"):
+        load_table(deep)
+    with pytest.raises(ConfigError, match="expected TOML nested as zones are"):
+        load_zones(deep)
+    with pytest.raises(ConfigError, match=r"'mqtt://\[::1': expected mqtt://host\[:port\]; "):
+        parse_broker_url("mqtt://[::1")  # ValueError from urlsplit
+    with pytest.raises(ConfigError, match="expected a host name of at most 253 characters"):
+        parse_broker_url("mqtt://" + "a" * 300)  # UnicodeError in paho's thread, later
+
+
+def test_a_journal_header_no_controller_wrote_is_refused_in_words() -> None:
+    """A header changed (its chain's digests computed again) raised KeyError, ValueError,
+    TypeError or AttributeError at `history`, `replay` and `run`."""
+    from controller.errors import TableError
+    from controller.games import Seating
+    from tablectl.runtime import config_from_header, header_record
+
+    good = header_record("T1", "ultimate-texas-holdem", Seating.BOXES, ("box1", "box2"))
+    assert config_from_header(good, "j").table_id == "T1"
+    forged = [
+        ("lacks 'table_id'", {k: v for k, v in good.items() if k != "table_id"}),
+        ("holds a bad value", {**good, "seating": "nosuch"}),
+        ("holds a bad value", {**good, "hands": None}),
+        ("holds a bad value", {**good, "balances": "x"}),
+    ]
+    for words, record in forged:
+        with pytest.raises(TableError, match=rf"^j: row 0, the table's header, {words}"):
+            config_from_header(record, "j")

@@ -1,3 +1,4 @@
+import os
 import random
 import time
 from collections import Counter
@@ -256,8 +257,20 @@ def test_seeded_decks_are_reproducible_and_stacks_are_dealt_in_order(tmp_path: P
     _, events, _ = deal("uspc", cards=cards, expect=5)
     # the repeated ace is the table's to judge (the ASCII shoe says nothing of decks)
     assert cards_of(events) == cards
-    with pytest.raises(InvalidSpec, match="cannot read stack file"):
+    with pytest.raises(
+        InvalidSpec, match=r"stack file .*missing\.txt.: expected a file, found nothing"
+    ):
         load_stack(tmp_path / "missing.txt")
+    # a photograph or a huge file is refused in words (a 50 MB file took 973 MB, a binary
+    # one raised UnicodeDecodeError)
+    binary = tmp_path / "binary"
+    binary.write_bytes(bytes(range(128, 256)))
+    with pytest.raises(InvalidSpec, match="expected UTF-8 text, found byte 0x80 at offset 0"):
+        load_stack(binary)
+    huge = tmp_path / "huge"
+    huge.write_bytes(b"AS " * 400_000)
+    with pytest.raises(InvalidSpec, match="expected a file of at most 1,048,576 bytes"):
+        load_stack(huge)
 
 
 def test_a_stripped_deck_is_dealt_over_the_wire() -> None:
@@ -286,3 +299,34 @@ def test_fault_spec_all_skips_what_a_dialect_cannot_do() -> None:
     assert Fault.REBOOT not in FaultSpec.parse("all=0.1", "uspc").probability
     assert FaultSpec.parse("all=0.1", "framed").probability[Fault.REBOOT] == 0.1
     assert not FaultSpec.parse("")
+
+
+def test_the_shoes_device_link_never_replaces_what_lies_at_its_path(tmp_path: Path) -> None:
+    """A file given as the device's path was replaced by the link, and removed at the end;
+    a folder raised IsADirectoryError and left a stray link beside it."""
+    from controller.errors import DeviceError
+    from simulators.shoe.links import PtyLink
+
+    precious = tmp_path / "notes.txt"
+    precious.write_text("kept", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    for path, kind in (
+        (precious, "a file that is no terminal's link"),
+        (tmp_path / "folder", "a folder"),
+    ):
+        link = PtyLink(str(path))
+        with pytest.raises(DeviceError, match=f"expected a new name .*; got {kind}, left as it is"):
+            link.open()
+        link.close()
+    assert precious.read_text(encoding="utf-8") == "kept" and (tmp_path / "folder").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "notes.txt"]
+    # a new name, and the link a simulator left there before, are taken
+    link = PtyLink(str(tmp_path / "ttyShoe"))
+    link.open()
+    again = PtyLink(str(tmp_path / "ttyShoe"))
+    again.open()  # the first one's link, replaced
+    assert os.readlink(tmp_path / "ttyShoe") == again.tty_name
+    assert link._master is not None
+    os.close(link._master)  # the first simulator gone: its link is the second's now
+    again.close()
+    assert not os.path.lexists(tmp_path / "ttyShoe")

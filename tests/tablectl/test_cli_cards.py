@@ -158,3 +158,29 @@ def test_a_28_card_deck_calibrates_with_its_deck_named(
     (deck / "labels.csv").write_text("\n".join(forgotten) + "\n", encoding="utf-8")
     status, out, _ = run(capsys, *args, "--deck", "stripped28", "--out", str(profile))
     assert status == 0 and "calibrated from 27 photographs; lacks 8C" in out
+
+
+def test_annotating_into_the_images_own_folder_never_replaces_an_image(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # the annotated PNG of table.png was written over table.png itself
+    picture = tmp_path / "table.png"
+    write_image(picture, np.full((60, 80, 3), 90, np.uint8))
+    before = picture.read_bytes()
+    status, _, err = run(capsys, "cards", "recognize", "--annotate", str(tmp_path), str(picture))
+    assert status == 2
+    assert "expected a folder apart from the images read" in err
+    assert "drawn from table.png would replace table.png" in err
+    labels = tmp_path / "labels.csv"
+    labels.write_text("file,cards\ntable.png,AS\n", encoding="utf-8")
+    status, _, err = run(
+        capsys, "cards", "evaluate", "--images", str(tmp_path), "--labels", str(labels),
+        "--annotate", str(tmp_path),
+    )  # fmt: skip
+    assert status == 2 and "would replace table.png, an image read" in err
+    assert picture.read_bytes() == before
+    # a folder of its own is written as before
+    status, _, _ = run(
+        capsys, "cards", "recognize", "--annotate", str(tmp_path / "drawn"), str(picture)
+    )
+    assert status == 0 and (tmp_path / "drawn" / "table.png").is_file()

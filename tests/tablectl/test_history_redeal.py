@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -101,3 +102,39 @@ def test_history_names_a_seat_that_dropped_and_came_back_during_a_round(
     assert main(["history", "--journal", str(path), "--json"]) == 0
     (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [note.split()[:2] for note in row["seats"]] == [["seat:3", "away"], ["seat:3", "back"]]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["history", "--journal", "J"],
+        ["replay", "--journal", "J", "--round", "r1"],
+        ["journal", "verify", "--journal", "J"],
+    ],
+)
+def test_a_file_that_is_no_journal_is_refused_and_left_as_it_is(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Given an empty file or another program's SQLite database, the readers wrote the
+    journal's tables into it, switched it to write-ahead logging, and ``journal verify``
+    said "0 rows, chain intact"."""
+    import sqlite3
+
+    empty = tmp_path / "empty.journal"
+    empty.write_bytes(b"")
+    other = tmp_path / "other.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE precious (x)")
+        db.execute("INSERT INTO precious VALUES (1)")
+        db.commit()
+    before = other.read_bytes()
+    expected = {
+        empty: "expected a table's journal; got an empty file, left as it is",
+        other: "expected a table's journal; got an SQLite database of other tables (precious)",
+        tmp_path: "expected a journal file; got a folder",
+    }
+    for path, words in expected.items():
+        assert main([str(path) if a == "J" else a for a in command]) == 2
+        assert f"{path}: {words}" in capsys.readouterr().err
+    assert empty.read_bytes() == b"" and other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.journal", "other.db"]
