@@ -27,11 +27,18 @@ from controller.errors import ConfigError, TableError
 from controller.topics import AudienceTopics, Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
 from simulators.display.terminal import round_line, settlement_words
+from tablectl.workers import int_from, number_from
 
 __all__ = ["parse_fields", "register"]
 
 ROLES = ("dealer", "pit", "display")
 PASSWORD_ENV = "TABLECTL_MQTT_PASSWORD"
+#: the longest wait for a reply, seconds (an hour)
+MAX_TIMEOUT = 3600
+#: the most times a command is sent again
+MAX_RETRIES = 100
+#: the longest --seconds of a watch (a week); without it a watch runs until Ctrl-C
+MAX_WATCH = 604_800
 
 
 def register(subparsers: Any) -> None:
@@ -56,12 +63,22 @@ def register(subparsers: Any) -> None:
         "fields", nargs="*", metavar="NAME=VALUE", help="its fields (JSON values or text)"
     )
     send.add_argument("--by", help="the pit manager's name (default: the login's user name)")
-    send.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the reply")
+    send.add_argument(
+        "--timeout",
+        type=number_from(0, MAX_TIMEOUT, above=True),
+        default=5.0,
+        metavar="SECONDS",
+        help=f"seconds to wait for the reply, above 0 and at most {MAX_TIMEOUT} (default 5)",
+    )
     send.add_argument(
         "--retries",
-        type=int,
+        type=int_from(0, MAX_RETRIES),
         default=2,
-        help="times to send it again, with the same id, when no reply comes (default 2)",
+        metavar="N",
+        help=(
+            "times to send it again, with the same id, when no reply comes, "
+            f"0 to {MAX_RETRIES} (default 2)"
+        ),
     )
     send.add_argument(
         "--id",
@@ -81,7 +98,11 @@ def register(subparsers: Any) -> None:
         ),
     )
     _common(watch)
-    watch.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
+    watch.add_argument(
+        "--seconds",
+        type=number_from(0, MAX_WATCH),
+        help=f"stop after this long, 0 to {MAX_WATCH} (default: Ctrl-C)",
+    )
     watch.add_argument("--json", action="store_true", help="one JSON object per message")
     watch.set_defaults(run=run_watch)
 

@@ -20,6 +20,10 @@ from controller.games.rules import (
 )
 from controller.games.strategy import View, strategy
 from controller.showdown import Showdown, deal_showdown
+from tablectl.workers import int_from
+
+#: the most rounds dealt per game (each is printed)
+MAX_HANDS = 100_000
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +42,11 @@ def register(subparsers: Any) -> None:
         "--game", choices=[g.value for g in GameId], help="one game only (default: all five)"
     )
     parser.add_argument(
-        "--hands", type=int, default=3, metavar="N", help="rounds per game (default: 3)"
+        "--hands",
+        type=int_from(1, MAX_HANDS),
+        default=3,
+        metavar="N",
+        help=f"rounds per game, 1 to {MAX_HANDS} (default: 3)",
     )
     parser.add_argument("--seed", type=int, default=2026, help="shuffle seed (default: 2026)")
     parser.add_argument(

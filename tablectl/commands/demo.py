@@ -32,8 +32,18 @@ from drivers.storage.sqlite_journal import SqliteJournal
 from simulators.dealer.crew import Crew, seats_for
 from simulators.display.live import LiveDisplay
 from tablectl.running import RunningTable
+from tablectl.workers import int_from, number_from
 
 __all__ = ["register", "run_table"]
+
+#: the most rounds per game (each takes a few seconds)
+MAX_HANDS = 10_000
+#: the most players: a boxes table has at most 7 boxes
+MAX_PLAYERS = 7
+#: the fastest deal, cards per second
+MAX_RATE = 1000
+#: the longest --linger, seconds (a day)
+MAX_LINGER = 86_400
 
 #: how each game is set up in the demo: studio (shared hand, remote seats) or boxes
 SETUP = {
@@ -56,16 +66,34 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--game", choices=[g.value for g in GameId], help="one game only (default: all five)"
     )
-    parser.add_argument("--hands", type=int, default=3, metavar="N", help="rounds per game")
+    parser.add_argument(
+        "--hands",
+        type=int_from(1, MAX_HANDS),
+        default=3,
+        metavar="N",
+        help=f"rounds per game, 1 to {MAX_HANDS} (default: 3)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of shoe and people")
     parser.add_argument("--broker", help="mqtt://[user[:password]@]host[:port] (default: embedded)")
-    parser.add_argument("--players", type=int, default=3, help="players per table (default: 3)")
-    parser.add_argument("--rate", type=float, default=8.0, help="shoe cards per second")
+    parser.add_argument(
+        "--players",
+        type=int_from(1, MAX_PLAYERS),
+        default=3,
+        metavar="N",
+        help=f"players per table, 1 to {MAX_PLAYERS} (default: 3)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=number_from(0, MAX_RATE, above=True),
+        default=8.0,
+        help=f"shoe cards per second, above 0 and at most {MAX_RATE} (default: 8)",
+    )
     parser.add_argument(
         "--irregular",
-        type=float,
+        type=number_from(0, 1),
         default=0.3,
-        help="chance per round of a dealer irregularity (default: 0.3)",
+        metavar="CHANCE",
+        help="chance per round of a dealer irregularity, 0 to 1 (default: 0.3)",
     )
     parser.add_argument(
         "--camera",
@@ -82,10 +110,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--linger",
-        type=float,
+        type=number_from(0, MAX_LINGER),
         default=0.0,
         metavar="SECONDS",
-        help="with --web: keep serving the last state this long after the rounds end",
+        help=(
+            "with --web: keep serving the last state this long after the rounds end, "
+            f"0 to {MAX_LINGER} (default: 0)"
+        ),
     )
     parser.set_defaults(run=run)
 

@@ -12,8 +12,9 @@ from controller.cards import DECKS, Deck
 from controller.games import GameId
 from controller.games.base import Game
 from controller.hands import Ranking, count_categories
+from tablectl.commands.rtp import MAX_HANDS
 from tablectl.progress import Bars
-from tablectl.workers import processes, threads
+from tablectl.workers import MAX_WORKERS, int_from, processes, threads
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +36,13 @@ def register(subparsers: Any) -> None:
         default=None,
         help="category order (default: triple-action for the stripped28 deck, else standard)",
     )
-    counts.add_argument("--workers", type=int, default=2, help="threads (default: 2)")
+    counts.add_argument(
+        "--workers",
+        type=int_from(1, MAX_WORKERS),
+        default=2,
+        metavar="N",
+        help=f"threads, 1 to {MAX_WORKERS} (default: 2)",
+    )
     counts.add_argument("--json", action="store_true", help="print one JSON object")
     counts.set_defaults(run=run_counts)
     report = sub.add_parser(
@@ -43,9 +50,21 @@ def register(subparsers: Any) -> None:
         help="write the game-mathematics report (docs/math.md)",
         description="Compute every game's returns from the shipped config and write the report.",
     )
-    report.add_argument("--hands", type=int, default=200_000, help="rounds per simulated bet")
+    report.add_argument(
+        "--hands",
+        type=int_from(1, MAX_HANDS),
+        default=200_000,
+        metavar="N",
+        help=f"rounds per simulated bet, 1 to {MAX_HANDS} (default: 200000)",
+    )
     report.add_argument("--seed", type=int, default=1, help="simulation seed (default: 1)")
-    report.add_argument("--workers", type=int, default=2, help="processes (default: 2)")
+    report.add_argument(
+        "--workers",
+        type=int_from(1, MAX_WORKERS),
+        default=2,
+        metavar="N",
+        help=f"processes, 1 to {MAX_WORKERS} (default: 2)",
+    )
     report.add_argument("--out", type=Path, default=Path("docs/math.md"), help="output file")
     report.set_defaults(run=run_report)
 

@@ -13,9 +13,12 @@ from controller.games.base import Game, GameConfig
 from controller.games.paytable import parse_odds
 from controller.games.rtp import RtpResult, bets_of, rtp
 from tablectl.progress import Bars
-from tablectl.workers import processes
+from tablectl.workers import MAX_WORKERS, int_from, processes
 
 BETS = ("main", "bonus", "best-five")
+
+#: the most rounds one simulation plays (about an hour on two processes with the C kernel)
+MAX_HANDS = 10**9
 
 
 def register(subparsers: Any) -> None:
@@ -37,7 +40,12 @@ def register(subparsers: Any) -> None:
     how.add_argument(
         "--exact", action="store_true", help="enumerate exactly (refused if impossible)"
     )
-    how.add_argument("--hands", type=int, help="simulate N rounds (default: exact where possible)")
+    how.add_argument(
+        "--hands",
+        type=int_from(1, MAX_HANDS),
+        metavar="N",
+        help=f"simulate N rounds, 1 to {MAX_HANDS} (default: exact where possible)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="simulation seed (default: 1)")
     parser.add_argument("--strategy", help="player strategy for the main game (default: optimal)")
     parser.add_argument("--paytable", help="paytable variant, e.g. A or B for triple-action-holdem")
@@ -49,7 +57,11 @@ def register(subparsers: Any) -> None:
         help="override one paytable line, e.g. best-five.flush=6 or bonus.full_house=8:1",
     )
     parser.add_argument(
-        "--workers", type=int, default=2, help="processes for simulation (default: 2)"
+        "--workers",
+        type=int_from(1, MAX_WORKERS),
+        default=2,
+        metavar="N",
+        help=f"processes for simulation, 1 to {MAX_WORKERS} (default: 2)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

@@ -16,8 +16,14 @@ from controller.cards import DECKS, STANDARD_52
 from drivers.shoe import Dialect, load_deck_map
 from simulators.shoe import FaultSpec, ShoeSimulator, load_stack
 from simulators.shoe.faults import __doc__ as FAULTS_DOC
+from tablectl.workers import int_from, number_from
 
 __all__ = ["register", "run_shoe"]
+
+#: the most decks one run deals (a real shoe holds up to 8)
+MAX_DECKS = 1000
+#: the fastest deal, cards per second
+MAX_RATE = 1000
 
 
 def register(subparsers: Any) -> None:
@@ -44,7 +50,13 @@ def register(subparsers: Any) -> None:
     order = shoe.add_mutually_exclusive_group()
     order.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     order.add_argument("--stack", metavar="FILE", help="deal the cards of FILE in order")
-    shoe.add_argument("--decks", type=int, default=1, help="shuffled decks to deal (default 1)")
+    shoe.add_argument(
+        "--decks",
+        type=int_from(1, MAX_DECKS),
+        default=1,
+        metavar="N",
+        help=f"shuffled decks to deal, 1 to {MAX_DECKS} (default 1)",
+    )
     shoe.add_argument(
         "--deck",
         choices=sorted(DECKS),
@@ -52,7 +64,10 @@ def register(subparsers: Any) -> None:
         help="which deck: standard, or stripped28 for Triple Action Hold'em (default standard)",
     )
     shoe.add_argument(
-        "--rate", type=float, default=2.0, help="cards per second, 0 = instant (default 2)"
+        "--rate",
+        type=number_from(0, MAX_RATE),
+        default=2.0,
+        help=f"cards per second, 0 = instant, at most {MAX_RATE} (default 2)",
     )
     shoe.add_argument("--faults", default="", metavar="SPEC", help="fault injection, see below")
     shoe.add_argument("--deck-map", metavar="FILE", help="jsonl: tag table (default: demo deck)")
