@@ -21,6 +21,7 @@ from drivers.camera.profile import Profile, builtin_profile, load_profile
 from drivers.camera.recognizer import FrameRecognition, Recognizer
 from drivers.camera.zones import draw_zones
 from tablectl.progress import Bars
+from tablectl.workers import int_from
 
 #: the values an --only refusal names, at most (a column may hold hundreds)
 _SHOWN_VALUES = 20
@@ -84,10 +85,10 @@ def register(subparsers: Any) -> None:
     cal.add_argument("--name", help="the deck's name in the profile (default: the folder's)")
     cal.add_argument(
         "--augment",
-        type=int,
+        type=int_from(0, 1000),
         default=24,
         metavar="N",
-        help="degraded copies of each index corner to train on (default: 24)",
+        help="degraded copies of each index corner to train on, 0 to 1000 (default: 24)",
     )
     _deck_option(cal, "the deck photographed: standard (52 cards) or stripped28")
     cal.set_defaults(run=run_calibrate)
@@ -203,8 +204,15 @@ def register(subparsers: Any) -> None:
     ren.add_argument("--out", type=Path, required=True, metavar="DIR")
     ren.add_argument("--deck", action="store_true", help="one photograph per card + labels.csv")
     ren.add_argument("--font", default="complex", help="index font (default: complex)")
-    ren.add_argument("--count", type=int, default=3, help="table frames to write (default: 3)")
-    ren.add_argument("--seed", type=int, default=2026)
+    ren.add_argument(
+        "--count",
+        type=int_from(1, 10_000),
+        default=3,
+        help="table frames to write, 1 to 10,000 (default: 3)",
+    )
+    ren.add_argument(
+        "--seed", type=int_from(0, 2**32 - 1), default=2026, help="0 to 2^32-1 (default: 2026)"
+    )
     ren.set_defaults(run=run_render)
 
 

@@ -55,6 +55,14 @@ REFUSED = [
     (["demo", "--rate", "nan"], "demo", "--rate", NUMBER),
     (["deal", "--hands", "-1"], "deal", "--hands", INTEGER + " 1 to 100000"),
     (["deal", "--hands", HUGE], "deal", "--hands", INTEGER),
+    (
+        ["cards", "calibrate", "--images", "x", "--labels", "y", "--out", "p", "--augment", HUGE],
+        "cards calibrate",
+        "--augment",
+        INTEGER + " 0 to 1000",
+    ),
+    (["cards", "render", "--out", "d", "--seed", "-1"], "cards render", "--seed", INTEGER),
+    (["cards", "render", "--out", "d", "--count", "0"], "cards render", "--count", INTEGER),
 ]
 
 
