@@ -12,7 +12,7 @@ from pathlib import Path
 
 from controller.errors import ConfigError
 
-__all__ = ["MAX_CONFIG_BYTES", "read_bytes", "read_text"]
+__all__ = ["MAX_CONFIG_BYTES", "folder", "output_file", "read_bytes", "read_text", "write_text"]
 
 #: the largest configuration file read: a table's file takes about 2 kB, a deck map of
 #: 52 cards with several tags each a few
@@ -62,3 +62,36 @@ def read_text(
             f"{what}: expected UTF-8 text, found byte 0x{data[cause.start]:02x} at "
             f"offset {cause.start}"
         ) from None
+
+
+def folder(path: Path, what: str, *, error: type[Exception] = ConfigError) -> Path:
+    """``path`` made a folder to write in (with its parents), or ``error`` saying why it
+    cannot be: asked before the work whose files go there, not when the first is written
+    (``math report --out`` under a file failed after its computing)."""
+    if path.exists() and not path.is_dir():
+        raise error(f"{what} {path}: expected a folder to write in, found a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as cause:
+        raise error(
+            f"{what} {path}: expected a folder to write in, cannot make it "
+            f"({cause.strerror or cause})"
+        ) from None
+    return path
+
+
+def output_file(path: Path, what: str, *, error: type[Exception] = ConfigError) -> Path:
+    """``path`` checked as a file to write (its folder made): a folder there, or a folder
+    that cannot be made, is refused with ``error`` before the work."""
+    if path.is_dir():
+        raise error(f"{what} {path}: expected a file to write, found a folder")
+    folder(path.parent, what, error=error)
+    return path
+
+
+def write_text(path: Path, text: str, what: str, *, error: type[Exception] = ConfigError) -> None:
+    """Write ``text`` (UTF-8) to ``path``, or ``error`` saying why it cannot be."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as cause:
+        raise error(f"{what} {path}: cannot write it ({cause.strerror or cause})") from None

@@ -181,7 +181,7 @@ def parse_record(text: str) -> dict[str, Any]:
     """
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested past the parser: no record is
         return {"kind": "unreadable", "text": text}
     return doc if isinstance(doc, dict) else {"kind": "unreadable", "text": text}
 
@@ -452,8 +452,8 @@ def parse_head(text: str) -> Seal:
         else:
             count, _, head = text.partition(":")
             rows, at, why, mac = int(count), 0.0, "", None
-    except (ValueError, TypeError, KeyError, AttributeError):
-        raise InvalidSpec(wanted) from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError):
+        raise InvalidSpec(wanted) from None  # (1e400 rows, JSON nested past the parser)
     if rows < 0 or len(head) != 64 or any(c not in "0123456789abcdef" for c in head.lower()):
         raise InvalidSpec(wanted)
     return Seal(rows, head.lower(), at, why or "recorded", str(mac) if mac else "")

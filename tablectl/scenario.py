@@ -276,7 +276,7 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
         elif head == "balance":
             if len(rest) != 2:
                 raise ScenarioError(f"{where}: balance takes SEAT AMOUNT")
-            balances[rest[0]] = Fraction(rest[1])
+            balances[rest[0]] = _amount(rest[1], where)
         elif head == "option":
             known = ("betting_seconds", "decision_seconds", "confirm_payments", "camera")
             if len(rest) != 2 or rest[0] not in known:
@@ -398,6 +398,20 @@ class Run:
         return found[-1]
 
 
+def _amount(text: str, where: str) -> Fraction:
+    """An amount a scenario writes (25, 12.5, 3/2), or :class:`ScenarioError` saying so
+    (``nan`` and a number of 5,000 digits raised ValueError)."""
+    try:
+        if len(text) > 24:
+            raise ValueError(text)
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        shown = text if len(text) <= 24 else text[:24] + "…"
+        raise ScenarioError(
+            f"{where}: expected an amount such as 25, 12.5 or 3/2; got {shown!r}"
+        ) from None
+
+
 def _check(run: Run, step: Step, source: str) -> None:
     where = f"{source}:{step.line}"
     what, args = step.expect[0], list(step.expect[1:])
@@ -445,7 +459,7 @@ def _check(run: Run, step: Step, source: str) -> None:
         case "balance":
             seat, amount = args
             balance = run.state.balance(seat)
-            if balance != Fraction(amount):
+            if balance != _amount(amount, where):
                 raise fail(f"balance {amount} for {seat}", balance)
         case "bets":
             hand, seat, *spots = args

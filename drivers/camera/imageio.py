@@ -128,7 +128,10 @@ def _declared_size(source: Path, data: NDArray[np.uint8]) -> tuple[int, int]:
 def write_image(path: Path | str, image: NDArray[np.uint8]) -> None:
     """Write ``image`` in the format its suffix names (PNG when it has none)."""
     target = Path(path)
-    ok, data = cv2.imencode(target.suffix or ".png", image)
+    try:
+        ok, data = cv2.imencode(target.suffix or ".png", image)
+    except cv2.error:  # a suffix no encoder takes (.txt) is an assertion of OpenCV's
+        ok = False
     if not ok:
         raise ImageError(f"image {target}: cannot encode it as {target.suffix or '.png'}")
     try:

@@ -134,6 +134,15 @@ class ShoeSimulator:
             self.decks: list[list[Card]] = [list(cards)]
         else:
             self.decks = [deck.shuffled(self.rng) for _ in range(decks)]
+        if self.dialect is Dialect.JSONL:  # each card is sent as its tag's uid
+            held = set(self.deck_map.cards.values())
+            untagged = sorted({c.code for d in self.decks for c in d if c not in held})
+            if untagged:  # the shoe's thread failed at the first such card, a traceback
+                shown = ", ".join(untagged[:8]) + (", …" if len(untagged) > 8 else "")
+                raise InvalidSpec(
+                    f"deck map {self.deck_map.deck_id!r}: expected a tag for every card the "
+                    f"shoe deals; got none for {len(untagged)} of them ({shown})"
+                )
         self.rate = rate
         self.retransmit = retransmit
         self.outage = outage

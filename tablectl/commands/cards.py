@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from config.camera import DEFAULT_ZONES, load_zones
+from config.files import output_file
 from controller.cards import DECKS, STANDARD_52, Deck
 from controller.errors import CameraError, ImageError
 from drivers.camera.calibrate import calibrate_files
@@ -234,6 +235,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "'rows=… cols=…' together"
             )
         layout = (args.layout_image, args.layout, args.order)
+    output_file(args.out, "--out", error=CameraError)
     if args.images is None and layout is None:
         raise CameraError(
             "expected calibration photographs: --images DIR --labels CSV (one photograph per "
@@ -264,8 +266,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 write_image(picture, annotate(refusal))
                 where = f" (see {picture})"
             print(f"refused {refusal}{where}", file=sys.stderr)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    profile.save(args.out)
+    try:
+        profile.save(args.out)
+    except OSError as error:
+        raise CameraError(
+            f"--out {args.out}: cannot write it ({error.strerror or error})"
+        ) from None
     print(
         f"wrote {args.out}: profile {profile.name!r} ({profile.source}, "
         f"card aspect {profile.aspect:.3f}, red threshold {profile.red_threshold:.2f})"

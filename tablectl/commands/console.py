@@ -17,6 +17,7 @@ import getpass
 import json
 import os
 import queue
+import re
 import sys
 import time
 import uuid
@@ -82,6 +83,7 @@ def register(subparsers: Any) -> None:
     )
     send.add_argument(
         "--id",
+        type=_command_id,
         help=(
             "the command's id (default: a fresh one); a command sent again with its id is "
             "answered as before and never applied twice"
@@ -107,9 +109,33 @@ def register(subparsers: Any) -> None:
     watch.set_defaults(run=run_watch)
 
 
+#: a table id as the table files spell it (config/tables.py), a seat id as the topics do: a
+#: wildcard of MQTT's (+, #) or a slash is no table nor seat (paho refused them in its own
+#: thread, and the command then said the login went unanswered)
+_TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_SEAT = re.compile(r"[A-Za-z0-9_]{1,16}")
+
+
+def _table_id(text: str) -> str:
+    if not _TABLE.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise argparse.ArgumentTypeError(
+            f"expected a table id of 1 to 32 letters, digits, - and _; got {shown!r}"
+        )
+    return text
+
+
+def _command_id(text: str) -> str:
+    if not 0 < len(text) <= 64 or not text.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"expected an id of 1 to 64 printable characters; got {len(text)} characters"
+        )
+    return text
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="mqtt://[user[:password]@]host[:port]")
-    parser.add_argument("--table", required=True, help="the table id")
+    parser.add_argument("--table", required=True, type=_table_id, help="the table id")
     parser.add_argument(
         "--as",
         dest="role",
@@ -147,9 +173,10 @@ def _audience(topics: Topics, role: str) -> tuple[AudienceTopics | None, str]:
         return (topics.dealer if role == "dealer" else topics.pit), role
     if role == "display":
         return None, "display"
-    if role.startswith("seat:") and role[5:]:
+    if role.startswith("seat:") and _SEAT.fullmatch(role[5:]):
         return topics.seat(role[5:]), f"seat-{role[5:]}"
-    raise ConfigError(f"--as {role!r}: expected dealer, pit, display or seat:N")
+    shown = role if len(role) <= 40 else role[:40] + "…"
+    raise ConfigError(f"--as {shown!r}: expected dealer, pit, display or seat:N")
 
 
 def _address(url: str, user: str) -> BrokerAddress:

@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from config.files import folder as writable_folder
 from config.tables import parse_table_text
 from controller.games import GameId
 from controller.journal import verify
@@ -260,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
             address = BrokerAddress("127.0.0.1", broker.port)
             print(f"embedded MQTT broker on {broker.url}", flush=True)
         folder = args.journal_dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        folder.mkdir(parents=True, exist_ok=True)
+        writable_folder(folder, "--journal-dir")
         live = None
         if sys.stdout.isatty() and not args.quiet:
             from rich.live import Live

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from config.files import output_file, write_text
 from controller.cards import DECKS, Deck
 from controller.games import GameId
 from controller.games.base import Game
@@ -77,14 +78,14 @@ def run_report(args: argparse.Namespace) -> int:
     def load(game: GameId, bonus_variant: str | None) -> Game:
         return load_game(game, variants={"bonus": bonus_variant} if bonus_variant else None)
 
+    output_file(args.out, "--out")
     command = f"tablectl math report --hands {args.hands} --seed {args.seed}"
     with Bars() as bars, processes(args.workers) as map_jobs:
         text = math_report(
             load, hands=args.hands, seed=args.seed, map_jobs=map_jobs, command=command,
             progress=lambda label: bars.bar(label, "hands"),
         )  # fmt: skip
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    write_text(args.out, text, "--out")
     print(f"wrote {args.out}")
     return 0
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from config.files import folder, write_text
 from controller.inbound import commands_of
 from controller.messages import MESSAGE_MODELS
 from controller.topics import Topics
@@ -55,9 +56,9 @@ def schemas() -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     """Print the topics, or write the schemas."""
     if args.schemas is not None:
-        args.schemas.mkdir(parents=True, exist_ok=True)
+        folder(args.schemas, "--schemas")
         for name, text in schemas().items():
-            (args.schemas / name).write_text(text, encoding="utf-8")
+            write_text(args.schemas / name, text, "--schemas")
             print(args.schemas / name)
         return 0
     t = Topics(args.table)

@@ -61,6 +61,9 @@ def parse_listen(text: str) -> tuple[str, int]:
     (('127.0.0.1', 8080), ('0.0.0.0', 0))
     """
     host, sep, port = text.rpartition(":")
+    bracketed = host.startswith("[") or host.endswith("]")
+    if bracketed and not (host.startswith("[") and host.endswith("]") and len(host) > 2):
+        host = ""  # an IPv6 address's brackets not closed: '[::1'
     if not sep or not host or not port.isdigit() or int(port) > 65535:
         raise ConfigError(f"--listen {text!r}: expected HOST:PORT such as 127.0.0.1:8080")
     return host.strip("[]"), int(port)

@@ -42,6 +42,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from controller.errors import ConfigError
 from controller.inbound import CommandRejected
 from drivers.mqtt.client import BrokerAddress
 from tablectl.web import pages
@@ -610,7 +611,13 @@ class WebServer:
         """Serve until :meth:`stop` (or cancellation)."""
         self._stopping = asyncio.Event()
         try:
-            await self._open()
+            try:
+                await self._open()
+            except OSError as error:  # a host that is none, a port taken: said in words
+                await self._close()
+                raise ConfigError(
+                    f"cannot serve the pages on {self.host}:{self.port}: {error.strerror or error}"
+                ) from None
         except BaseException as error:
             self.error = error
             self._ready.set()

@@ -142,3 +142,50 @@ def test_a_journal_header_no_controller_wrote_is_refused_in_words() -> None:
     for words, record in forged:
         with pytest.raises(TableError, match=rf"^j: row 0, the table's header, {words}"):
             config_from_header(record, "j")
+
+
+IN_A_FILE = "expected a folder to write in, found a file"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["math", "report", "--hands", "10", "--out", "FILE/x.md"], IN_A_FILE),
+        (["math", "report", "--hands", "10", "--out", "DIR"], "expected a file to write, found"),
+        (["topics", "--schemas", "FILE"], IN_A_FILE),
+        (["demo", "--journal-dir", "FILE", "--hands", "1"], IN_A_FILE),
+    ],
+)
+def test_an_output_path_that_cannot_be_written_is_refused_before_the_work(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # math report --out under a file failed with FileExistsError after 10 s of computing;
+    # topics --schemas and demo --journal-dir raised at once
+    (tmp_path / "FILE").write_text("a file", encoding="utf-8")
+    (tmp_path / "DIR").mkdir()
+    given = [str(tmp_path / a) if a.split("/")[0] in ("FILE", "DIR") else a for a in argv]
+    assert main(given) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert (tmp_path / "FILE").read_text(encoding="utf-8") == "a file"
+
+
+def test_pages_that_cannot_be_served_where_asked_are_refused_in_words() -> None:
+    # '[::1' raised socket.gaierror, a port taken an OSError's traceback
+    import asyncio
+    import socket
+
+    from drivers.mqtt.client import BrokerAddress
+    from tablectl.commands.web import parse_listen
+    from tablectl.web.server import WebServer
+
+    with pytest.raises(ConfigError, match=r"--listen '\[::1': expected HOST:PORT"):
+        parse_listen("[::1")
+    assert parse_listen("[::1]:8080") == ("::1", 8080)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = WebServer(BrokerAddress("127.0.0.1", 1), "127.0.0.1", port)
+        with pytest.raises(ConfigError, match=rf"cannot serve the pages on 127\.0\.0\.1:{port}: "):
+            asyncio.run(server.run())

@@ -640,3 +640,18 @@ def test_the_chain_check_beside_a_long_replay_checks_the_kind_column_too(copy: P
         "corrupt": f"row {i}: its kind column says 'void_round', its record says 'card_drawn' "
         "(the kind column was changed after it was written)"
     }
+
+
+@pytest.mark.parametrize("text", ['{"rows": 1e400, "head": 5}', "[" * 5000, '{"rows": "x"}'])
+def test_a_head_no_table_published_is_refused_in_words(text: str) -> None:
+    # 1e400 rows raised OverflowError, JSON past the parser's depth RecursionError
+    with pytest.raises(InvalidSpec, match=r"expected ROWS:DIGEST \(a row count"):
+        parse_head(text)
+
+
+def test_a_row_nested_past_the_parser_is_an_unreadable_record() -> None:
+    # a forged row 100,000 deep raised RecursionError at history, replay and run
+    from controller.journal import parse_record
+
+    deep = "[" * 100_000
+    assert parse_record(deep) == {"kind": "unreadable", "text": deep}

@@ -330,3 +330,16 @@ def test_the_shoes_device_link_never_replaces_what_lies_at_its_path(tmp_path: Pa
     os.close(link._master)  # the first simulator gone: its link is the second's now
     again.close()
     assert not os.path.lexists(tmp_path / "ttyShoe")
+
+
+def test_a_deck_map_missing_a_card_the_shoe_deals_is_refused_at_the_start() -> None:
+    """Accepted, the jsonl shoe's thread failed with a traceback at the first such card."""
+    from drivers.shoe.deckmap import parse_deck_map
+    from simulators.shoe.shoe import ShoeSimulator
+
+    only_the_ace = parse_deck_map("04AAAAAAAAAAAA AS\n")
+    with pytest.raises(InvalidSpec, match=r"expected a tag for every card .*none for 51 of them"):
+        ShoeSimulator("jsonl", seed=1, deck_map=only_the_ace)
+    # a stack of the cards it tags is dealt; other dialects send no tags
+    ShoeSimulator("jsonl", cards=[Card.parse("AS")], deck_map=only_the_ace)
+    ShoeSimulator("framed", seed=1, deck_map=only_the_ace)

@@ -63,6 +63,9 @@ REFUSED = [
     ),
     (["cards", "render", "--out", "d", "--seed", "-1"], "cards render", "--seed", INTEGER),
     (["cards", "render", "--out", "d", "--count", "0"], "cards render", "--count", INTEGER),
+    # MQTT's wildcards and slashes are no table (paho refused them in its own thread)
+    ([*SEND[:4], "+", *SEND[5:]], "send", "--table", "expected a table id of 1 to 32"),
+    ([*WATCH[:4], "B1/#", *WATCH[5:]], "watch", "--table", "expected a table id"),
 ]
 
 
@@ -114,3 +117,14 @@ def test_pool_map_keeps_order_and_runs_an_endless_job_stream_lazily() -> None:
         assert list(itertools.islice(results, 50)) == [n * n for n in range(50)]
     with threads(2) as map_jobs:
         assert list(map_jobs(abs, [-3, 2, -1])) == [3, 2, 1]
+
+
+def test_a_command_id_past_the_envelopes_bound_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 70,000 characters raised struct.error in paho's thread
+    with pytest.raises(SystemExit) as exit_:
+        main([*SEND[:-1], "--id", "x" * 70_000, "resume"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err and len(err) < 1000
+    assert "argument --id: expected an id of 1 to 64 printable characters; got 70000" in err

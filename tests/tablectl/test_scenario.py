@@ -63,6 +63,15 @@ def test_a_failed_expectation_names_the_line_and_what_was_found(
         ("table T casino-holdem shared player\nshoe AS ZZ", "bad card code 'ZZ'"),
         ("table T casino-holdem shared player\nfrobnicate", "unknown statement 'frobnicate'"),
         ("table T casino-holdem shared player\npaytable bonus", "paytable takes ROLE VARIANT"),
+        # nan and 5,000 digits raised ValueError (a traceback)
+        (
+            "table T casino-holdem shared player\nbalance seat:1 nan",
+            r"x\.scn:2: expected an amount such as 25, 12\.5 or 3/2; got 'nan'",
+        ),
+        (
+            "table T casino-holdem shared player\nbalance seat:1 " + "9" * 5000,
+            r"expected an amount such as .*; got '9{24}…'",
+        ),
     ],
 )
 def test_bad_scenario_files_are_refused_with_the_line(text: str, message: str) -> None:

@@ -211,4 +211,6 @@ def test_a_picture_that_cannot_be_written_is_refused_naming_it(tmp_path: Path) -
     made = picture_folder(tmp_path / "new" / "pictures")
     assert made.is_dir()
     write_image(made / "a.png", picture)
+    with pytest.raises(ImageError, match=r"a\.txt: cannot encode it as \.txt"):  # cv2.error
+        write_image(made / "a.txt", picture)
     assert read_image(made / "a.png").shape == (20, 20, 3)
