@@ -1,10 +1,11 @@
 """Reading an operator's file whole: bounded, and every refusal in words.
 
-A table's configuration, its zones, a shoe's deck map and a journal key are read whole
-before they are parsed. A path that names a folder, a file too large, one that cannot be
-read or is not UTF-8 text is refused naming the file, what was expected and what was found,
-never with a traceback (``tablectl run --config`` given a folder or a binary file printed
-one)."""
+A table's configuration, its zones, a shoe's deck map, a journal key, and the camera's
+labels, profiles and images are read whole, bounded, before they are parsed. A path that
+names a folder, a device, a file too large, one that cannot be read or is not UTF-8 text
+is refused naming the file, what was expected and what was found, never with a traceback
+(``tablectl run --config`` given a folder or a binary file printed one). The folders and
+files commands write to are checked so before their work."""
 
 from __future__ import annotations
 
@@ -25,23 +26,28 @@ def read_bytes(
     *,
     limit: int = MAX_CONFIG_BYTES,
     error: type[Exception] = ConfigError,
+    kind: str = "a file",
 ) -> bytes:
     """The bytes of the file at ``path`` (``what``: how refusals name it, such as "zones
-    file x.toml"), at most ``limit`` of them; ``error`` (a :class:`ConfigError` unless
-    given) says why it cannot be read."""
+    file x.toml"; ``kind``: what it should be, such as "a CSV file"), at most ``limit`` of
+    them; ``error`` (a :class:`ConfigError` unless given) says why it cannot be read. A
+    folder, a device (``/dev/zero`` never ends) or a pipe (it may block) is refused unread,
+    and so is a file whose size is past the bound."""
     try:
         if path.is_dir():
-            raise error(f"{what}: expected a file, found a folder")
-        if path.exists() and not path.is_file():  # /dev/zero never ends, a pipe may block
-            raise error(f"{what}: expected a file, found a device or a pipe")
+            raise error(f"{what}: expected {kind}, found a folder")
+        if path.exists() and not path.is_file():
+            raise error(f"{what}: expected {kind}, found a device or a pipe")
+        if (size := path.stat().st_size) > limit:
+            raise error(f"{what}: expected {kind} of at most {limit:,} bytes, found {size:,}")
         with path.open("rb") as f:
-            data = f.read(limit + 1)  # no more than the bound, however large the file
+            data = f.read(limit + 1)  # no more than the bound, however large it has grown
     except FileNotFoundError:
-        raise error(f"{what}: expected a file, found nothing") from None
+        raise error(f"{what}: expected {kind}, found nothing") from None
     except OSError as cause:
         raise error(f"{what}: cannot read it ({cause.strerror or cause})") from None
     if len(data) > limit:
-        raise error(f"{what}: expected a file of at most {limit:,} bytes, found more")
+        raise error(f"{what}: expected {kind} of at most {limit:,} bytes, found more")
     return data
 
 
@@ -51,10 +57,11 @@ def read_text(
     *,
     limit: int = MAX_CONFIG_BYTES,
     error: type[Exception] = ConfigError,
+    kind: str = "a file",
 ) -> str:
     """:func:`read_bytes` as UTF-8 text (a byte-order mark dropped); a file that is not
     UTF-8 is refused naming the first byte that is not."""
-    data = read_bytes(path, what, limit=limit, error=error)
+    data = read_bytes(path, what, limit=limit, error=error, kind=kind)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as cause:
@@ -64,18 +71,25 @@ def read_text(
         ) from None
 
 
-def folder(path: Path, what: str, *, error: type[Exception] = ConfigError) -> Path:
-    """``path`` made a folder to write in (with its parents), or ``error`` saying why it
-    cannot be: asked before the work whose files go there, not when the first is written
-    (``math report --out`` under a file failed after its computing)."""
+def folder(
+    path: Path,
+    what: str,
+    *,
+    error: type[Exception] = ConfigError,
+    purpose: str = "to write in",
+) -> Path:
+    """``path`` made a folder ``purpose`` (with its parents), or ``error`` saying why it
+    cannot be (``what``, the option that named it, leads the refusal): asked before the
+    work whose files go there, not when the first is written (``math report --out`` under
+    a file failed after its computing)."""
+    named = f"{what} {path}" if what else str(path)
     if path.exists() and not path.is_dir():
-        raise error(f"{what} {path}: expected a folder to write in, found a file")
+        raise error(f"{named}: expected a folder {purpose}, found a file")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as cause:
         raise error(
-            f"{what} {path}: expected a folder to write in, cannot make it "
-            f"({cause.strerror or cause})"
+            f"{named}: expected a folder {purpose}, cannot make it ({cause.strerror or cause})"
         ) from None
     return path
 

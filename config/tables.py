@@ -19,6 +19,7 @@ from config.files import read_bytes
 from config.schema import exact_fraction, parse_toml, read_toml
 from controller.errors import ConfigError
 from controller.games import GameId, Seating
+from controller.topics import TABLE_ID
 
 __all__ = [
     "JOURNAL_KEY_MIN",
@@ -46,7 +47,7 @@ class _Strict(BaseModel):
 class TableSettings(_Strict):
     """The table itself."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id, used in topics")
+    id: str = Field(pattern=rf"^{TABLE_ID.pattern}$", description="table id, used in topics")
     game: GameId
     seating: Seating
     boxes: int = Field(default=7, ge=1, le=7, description="player boxes at a boxes table")

@@ -55,6 +55,7 @@ __all__ = [
     "VoidRound",
     "event_from_json",
     "event_to_json",
+    "parse_amount",
     "shown",
 ]
 
@@ -429,12 +430,12 @@ def _flag(raw: object) -> bool:
 _AMOUNT = re.compile(r"\d{1,15}(?:\.\d{1,6}|/[1-9]\d{0,14})?")
 
 
-def _amount(raw: object) -> Fraction:
+def parse_amount(raw: object) -> Fraction:
     """An amount of money: ``10``, ``12.5``, ``"12.5"`` or ``"25/2"`` (as the journal keeps it).
 
-    >>> _amount("25/2"), _amount(10), _amount(0.5)
+    >>> parse_amount("25/2"), parse_amount(10), parse_amount(0.5)
     (Fraction(25, 2), Fraction(10, 1), Fraction(1, 2))
-    >>> _amount("a lot")
+    >>> parse_amount("a lot")
     Traceback (most recent call last):
     ...
     ValueError: expected an amount such as 25 or 12.5; got 'a lot'
@@ -487,8 +488,8 @@ def _card(raw: object) -> Card:
 
 _READERS: dict[str, Callable[[Any], object]] = {
     "card": _card,
-    "amount": _amount,
-    "paid": _amount,
+    "amount": parse_amount,
+    "paid": parse_amount,
     "spot": _spot,
     "read": lambda raw: None if raw is None else _whole(raw),
     "boot": lambda raw: None if raw is None else _whole(raw),

@@ -17,11 +17,17 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["ROOT", "AudienceTopics", "Sender", "Topics", "seat_segment"]
+__all__ = ["ROOT", "SEAT_ID", "TABLE_ID", "AudienceTopics", "Sender", "Topics", "seat_segment"]
 
 ROOT = "tablectl"
+#: a table id as table files, topics and pages spell it: never an MQTT wildcard (+, #) or
+#: a slash, which would name other topics than the table's
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: a seat id as the topics spell it
+SEAT_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 
 
 def seat_segment(seat: str) -> str:

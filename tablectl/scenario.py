@@ -66,6 +66,7 @@ from controller.events import (
     Tick,
     UndoBet,
     VoidRound,
+    parse_amount,
 )
 from controller.games import Seating
 from controller.games.base import Game
@@ -399,17 +400,13 @@ class Run:
 
 
 def _amount(text: str, where: str) -> Fraction:
-    """An amount a scenario writes (25, 12.5, 3/2), or :class:`ScenarioError` saying so
-    (``nan`` and a number of 5,000 digits raised ValueError)."""
+    """An amount a scenario writes, as the table reads one (25, 12.5, 25/2), or
+    :class:`ScenarioError` saying so (``nan`` and a number of 5,000 digits raised
+    ValueError)."""
     try:
-        if len(text) > 24:
-            raise ValueError(text)
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        shown = text if len(text) <= 24 else text[:24] + "…"
-        raise ScenarioError(
-            f"{where}: expected an amount such as 25, 12.5 or 3/2; got {shown!r}"
-        ) from None
+        return parse_amount(text)
+    except ValueError as error:
+        raise ScenarioError(f"{where}: {error}") from None
 
 
 def _check(run: Run, step: Step, source: str) -> None:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from config.files import read_text
 from controller.cards import STANDARD_52, STRIPPED_28, Card, Deck, Rank, Suit
 from controller.errors import CalibrationError, InvalidCard
 from controller.work import Progress
@@ -488,21 +489,13 @@ MAX_LABELS_BYTES = 1024 * 1024
 
 def read_labels(path: Path) -> list[tuple[str, Card]]:
     """Read a ``file,cards`` CSV (a header line, then one file name and one card code a row)."""
-    try:
-        if path.exists() and not path.is_dir() and not path.is_file():
-            raise CalibrationError(
-                f"labels file {path}: expected a CSV file, found a device or a pipe"
-            )
-        if (size := path.stat().st_size) > MAX_LABELS_BYTES:
-            raise CalibrationError(
-                f"labels file {path}: expected a CSV of at most {MAX_LABELS_BYTES:,} bytes, "
-                f"found {size:,}"
-            )
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise CalibrationError(f"labels file {path}: expected a CSV file, found nothing") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CalibrationError(f"labels file {path}: cannot read it ({error})") from None
+    text = read_text(
+        path,
+        f"labels file {path}",
+        limit=MAX_LABELS_BYTES,
+        error=CalibrationError,
+        kind="a CSV file",
+    )
     try:
         rows = list(csv.reader(text.splitlines()))
     except csv.Error as error:  # a field beyond the csv module's bound

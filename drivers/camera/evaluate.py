@@ -19,6 +19,7 @@ files and runs a recognizer over them.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -30,6 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from config.files import read_text
 from controller.cards import Card
 from controller.errors import CameraError, InvalidCard
 from controller.work import Progress
@@ -92,40 +94,26 @@ def real_labels(root: Path) -> dict[str, frozenset[Card]]:
 
 
 def _rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
+    text = read_text(path, str(path), limit=MAX_LABEL_BYTES, error=CameraError, kind="a CSV file")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
-        if path.exists() and not path.is_dir() and not path.is_file():
-            raise CameraError(f"{path}: expected a CSV file, found a device or a pipe")
-        if (size := path.stat().st_size) > MAX_LABEL_BYTES:
+        header = reader.fieldnames or []
+        missing = [c for c in required if c not in header]
+        if missing:
             raise CameraError(
-                f"{path}: expected a CSV of at most {MAX_LABEL_BYTES:,} bytes, found {size:,}"
+                f"{path}: expected a CSV with the columns {', '.join(required)} in its "
+                f"header, found {', '.join(header) or 'no header'}"
             )
-        with path.open(newline="", encoding="utf-8-sig") as f:
-            reader = csv.DictReader(f)
-            header = reader.fieldnames or []
-            missing = [c for c in required if c not in header]
-            if missing:
-                raise CameraError(
-                    f"{path}: expected a CSV with the columns {', '.join(required)} in its "
-                    f"header, found {', '.join(header) or 'no header'}"
-                )
-            rows: list[dict[str, str]] = []
-            for row in reader:
-                if len(rows) >= MAX_LABEL_ROWS:
-                    raise CameraError(
-                        f"{path}: expected at most {MAX_LABEL_ROWS:,} rows, found more"
-                    )
-                rows.append({k: (v or "").strip() for k, v in row.items() if k is not None})
-            return rows
+        rows: list[dict[str, str]] = []
+        for row in reader:
+            if len(rows) >= MAX_LABEL_ROWS:
+                raise CameraError(f"{path}: expected at most {MAX_LABEL_ROWS:,} rows, found more")
+            rows.append({k: (v or "").strip() for k, v in row.items() if k is not None})
+        return rows
     except csv.Error as error:  # a field beyond the csv module's bound
         raise CameraError(
             f"{path}: expected CSV text, found a row it cannot take ({error})"
         ) from None
-    except FileNotFoundError:
-        raise CameraError(f"{path}: expected a CSV file, found nothing") from None
-    except UnicodeDecodeError:
-        raise CameraError(f"{path}: expected a UTF-8 CSV text file, found binary data") from None
-    except OSError as error:
-        raise CameraError(f"{path}: cannot read it ({error.strerror})") from None
 
 
 def read_labels(paths: Iterable[Path]) -> dict[str, frozenset[Card]]:

@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, UnidentifiedImageError
 
+from config.files import folder as writable_folder
+from config.files import read_bytes
 from controller.errors import ImageError
 
 __all__ = [
@@ -55,28 +57,11 @@ def image_under(folder: Path, name: str) -> Path:
 def read_image(path: Path | str) -> NDArray[np.uint8]:
     """Read an image file as BGR uint8; raise :class:`ImageError` naming the file and the cause."""
     source = Path(path)
-    if not source.exists():
-        raise ImageError(f"image {source}: expected an image file, found nothing")
-    if source.is_dir():
-        raise ImageError(f"image {source}: expected an image file, found a directory")
-    if not source.is_file():  # /dev/zero, a pipe: no size to check, perhaps no end
-        raise ImageError(f"image {source}: expected an image file, found a device or a pipe")
-    try:
-        size = source.stat().st_size
-        if size > MAX_IMAGE_BYTES:
-            raise ImageError(
-                f"image {source}: expected a file of at most {MAX_IMAGE_BYTES} bytes, found "
-                f"{size} bytes"
-            )
-        # no more than the bound, however large the file has grown since
-        data = np.fromfile(source, dtype=np.uint8, count=MAX_IMAGE_BYTES + 1)
-    except OSError as error:
-        raise ImageError(f"image {source}: cannot read it ({error.strerror})") from None
-    if data.size > MAX_IMAGE_BYTES:
-        raise ImageError(
-            f"image {source}: expected a file of at most {MAX_IMAGE_BYTES} bytes, found more"
-        )
-    w, h = _declared_size(source, data)
+    raw = read_bytes(
+        source, f"image {source}", limit=MAX_IMAGE_BYTES, error=ImageError, kind="an image file"
+    )
+    data = np.frombuffer(raw, np.uint8)
+    w, h = _declared_size(source, raw)
     if h * w > MAX_IMAGE_PIXELS:
         raise ImageError(
             f"image {source}: expected at most {MAX_IMAGE_PIXELS} pixels, found {w} x {h} "
@@ -98,22 +83,22 @@ def read_image(path: Path | str) -> NDArray[np.uint8]:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _declared_size(source: Path, data: NDArray[np.uint8]) -> tuple[int, int]:
+def _declared_size(source: Path, data: bytes) -> tuple[int, int]:
     """The width and height ``data``'s header declares, read without decoding it; an image
     whose header no reader knows, or that declares more pixels than Pillow opens at all
     (twice its own bound, 179 million), is refused with :class:`ImageError`."""
     unknown = (
         f"image {source}: expected a PNG, JPEG or other common image format, found "
-        f"{data.size} bytes of no format known"
+        f"{len(data)} bytes of no format known"
     )
-    if not data.size:
+    if not data:
         raise ImageError(unknown)
     try:
         # its size is checked against our own bound, its data by OpenCV: Pillow's warnings
         # (its own bound, a TIFF's tags cut short) are not told
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data.tobytes())) as header:
+            with Image.open(io.BytesIO(data)) as header:
                 width, height = header.size
     except Image.DecompressionBombError:
         raise ImageError(
@@ -145,12 +130,4 @@ def picture_folder(path: Path) -> Path:
     """``path`` made a folder to write pictures in (with its parents), or
     :class:`ImageError` saying why it cannot be: checked before any work whose pictures go
     there, not when the first is written."""
-    if path.exists() and not path.is_dir():
-        raise ImageError(f"{path}: expected a folder to write pictures in, found a file")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ImageError(
-            f"{path}: expected a folder to write pictures in, cannot make it ({error.strerror})"
-        ) from None
-    return path
+    return writable_folder(path, "", error=ImageError, purpose="to write pictures in")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from dataclasses import dataclass, replace
@@ -11,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from config.files import read_bytes
 from controller.errors import ProfileError
 from drivers.camera.classifier import GlyphClassifier
 from drivers.camera.glyphs import RANK_SIZE, SUIT_SIZE
@@ -131,20 +133,14 @@ class Profile:
 MAX_PROFILE_BYTES = 16 * 1024 * 1024
 
 
-def _check_size(source: Path) -> None:
-    """Refuse a profile whose file, or whose arrays as their headers declare them, exceed
-    :data:`MAX_PROFILE_BYTES`, before NumPy reads them: ``np.load`` allocates an array of
-    the shape its header declares before reading its data (a 49 kB profile declaring a
-    200,000 x 200,000 array of floats stopped the command asking for 298 GiB). Other
-    faults are left to ``np.load``, which names them."""
-    if source.exists() and not source.is_dir() and not source.is_file():
-        raise ProfileError(f"profile {source}: expected a .npz profile, found a device or a pipe")
-    if (size := source.stat().st_size) > MAX_PROFILE_BYTES:
-        raise ProfileError(
-            f"profile {source}: expected at most {MAX_PROFILE_BYTES:,} bytes, found {size:,}"
-        )
+def _check_arrays(source: Path, packed: io.BytesIO) -> None:
+    """Refuse a profile whose arrays, as their headers declare them, exceed
+    :data:`MAX_PROFILE_BYTES` in all, before NumPy reads them: ``np.load`` allocates an
+    array of the shape its header declares before reading its data (a 49 kB profile
+    declaring a 200,000 x 200,000 array of floats stopped the command asking for 298 GiB).
+    Other faults are left to ``np.load``, which names them."""
     declared = 0
-    with zipfile.ZipFile(source) as archive:
+    with zipfile.ZipFile(packed) as archive:
         for member in archive.infolist():
             with archive.open(member) as stream:
                 version = np.lib.format.read_magic(stream)
@@ -165,19 +161,23 @@ def _check_size(source: Path) -> None:
 def load_profile(path: Path | str) -> Profile:
     """Read a profile file, checking its size, format tag, version and array shapes."""
     source = Path(path)
+    packed = io.BytesIO(
+        read_bytes(
+            source,
+            f"profile {source}",
+            limit=MAX_PROFILE_BYTES,
+            error=ProfileError,
+            kind="a .npz profile",
+        )
+    )
     try:
-        _check_size(source)
-        with np.load(source, allow_pickle=False) as data:
+        _check_arrays(source, packed)
+        packed.seek(0)
+        with np.load(packed, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in data.files if k != "meta"}
     except ProfileError:
         raise  # said in full already
-    except FileNotFoundError:
-        raise ProfileError(f"profile {source}: expected a .npz profile, found nothing") from None
-    except IsADirectoryError:
-        raise ProfileError(
-            f"profile {source}: expected a .npz profile, found a directory"
-        ) from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
         raise ProfileError(
             f"profile {source}: expected a tablectl card profile (.npz), cannot read it ({error})"

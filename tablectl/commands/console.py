@@ -17,7 +17,6 @@ import getpass
 import json
 import os
 import queue
-import re
 import sys
 import time
 import uuid
@@ -25,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from controller.errors import ConfigError, TableError
-from controller.topics import AudienceTopics, Topics
+from controller.topics import SEAT_ID, TABLE_ID, AudienceTopics, Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
 from simulators.display.terminal import round_line, settlement_words
 from tablectl.workers import int_from, number_from
@@ -109,15 +108,11 @@ def register(subparsers: Any) -> None:
     watch.set_defaults(run=run_watch)
 
 
-#: a table id as the table files spell it (config/tables.py), a seat id as the topics do: a
-#: wildcard of MQTT's (+, #) or a slash is no table nor seat (paho refused them in its own
-#: thread, and the command then said the login went unanswered)
-_TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_SEAT = re.compile(r"[A-Za-z0-9_]{1,16}")
-
-
 def _table_id(text: str) -> str:
-    if not _TABLE.fullmatch(text):
+    """``--table``: a table id (:data:`~controller.topics.TABLE_ID`); a wildcard of MQTT's
+    or a slash was refused by paho in its own thread, and the command then said the login
+    went unanswered."""
+    if not TABLE_ID.fullmatch(text):
         shown = text if len(text) <= 40 else text[:40] + "…"
         raise argparse.ArgumentTypeError(
             f"expected a table id of 1 to 32 letters, digits, - and _; got {shown!r}"
@@ -173,7 +168,7 @@ def _audience(topics: Topics, role: str) -> tuple[AudienceTopics | None, str]:
         return (topics.dealer if role == "dealer" else topics.pit), role
     if role == "display":
         return None, "display"
-    if role.startswith("seat:") and _SEAT.fullmatch(role[5:]):
+    if role.startswith("seat:") and SEAT_ID.fullmatch(role[5:]):
         return topics.seat(role[5:]), f"seat-{role[5:]}"
     shown = role if len(role) <= 40 else role[:40] + "…"
     raise ConfigError(f"--as {shown!r}: expected dealer, pit, display or seat:N")

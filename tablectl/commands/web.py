@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import ConfigError, TableError
+from controller.topics import TABLE_ID
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
-from tablectl.web.server import TABLE_ID, WebServer
+from tablectl.web.server import WebServer
 
 __all__ = ["parse_journals", "parse_listen", "register"]
 

@@ -30,7 +30,6 @@ import importlib
 import json
 import logging
 import pkgutil
-import re
 import secrets
 import threading
 import time
@@ -44,6 +43,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from controller.errors import ConfigError
 from controller.inbound import CommandRejected
+from controller.topics import SEAT_ID, TABLE_ID
 from drivers.mqtt.client import BrokerAddress
 from tablectl.web import pages
 from tablectl.web.gateway import ROLES, PublicFeed, Role, RoleLink
@@ -72,9 +72,6 @@ SOCKETS_PER_SESSION = 8
 MAX_SESSIONS = 256
 #: frames queued for one page before it is closed as too slow
 QUEUE_FRAMES = 2048
-#: a table id as the pages and the topics spell it
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-SEAT_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 
 COOKIE = "tablectl-{role}"
 #: refused logins one address may make in LOGIN_WINDOW seconds before it must wait
@@ -115,7 +112,7 @@ PAGES: web.AppKey[set[Page]] = web.AppKey("pages", set)
 TASKS: web.AppKey[set[asyncio.Task[None]]] = web.AppKey("tasks", set)
 JOURNALS: web.AppKey[dict[str, Path]] = web.AppKey("journals", dict)
 #: logins awaiting the broker now (at most LOGINS_AT_ONCE)
-LOGGING_IN: web.AppKey[list[int]] = web.AppKey("logging_in", list)
+LOGGING_IN: web.AppKey[set[RoleLink]] = web.AppKey("logging_in", set)
 
 
 class _MalformedRequests(logging.Filter):
@@ -259,11 +256,11 @@ async def login(request: web.Request) -> web.Response:
     # broker's answer, a burst of 50 at once was counted as one (351 wrong passwords
     # reached the broker in a minute where 10 may)
     recent.append(now)
-    waiting.append(id(link))
+    waiting.add(link)
     try:
         why = await link.start()
     finally:
-        waiting.remove(id(link))
+        waiting.discard(link)
     if why is None or not link.link.refused:  # logged in, or the broker did not answer
         with contextlib.suppress(ValueError):
             recent.remove(now)
@@ -533,7 +530,7 @@ def build_app(
     app[SESSIONS] = {}
     app[JOURNALS] = dict(journals or {})
     app[FAILURES] = {}
-    app[LOGGING_IN] = []
+    app[LOGGING_IN] = set()
     pages_open: set[Page] = set()
     app[PAGES] = pages_open
     tasks: set[asyncio.Task[None]] = set()

@@ -173,10 +173,8 @@ def test_annotating_into_the_images_own_folder_never_replaces_an_image(
     assert "drawn from table.png would replace table.png" in err
     labels = tmp_path / "labels.csv"
     labels.write_text("file,cards\ntable.png,AS\n", encoding="utf-8")
-    status, _, err = run(
-        capsys, "cards", "evaluate", "--images", str(tmp_path), "--labels", str(labels),
-        "--annotate", str(tmp_path),
-    )  # fmt: skip
+    evaluate = ["cards", "evaluate", "--images", str(tmp_path), "--labels", str(labels)]
+    status, _, err = run(capsys, *evaluate, "--annotate", str(tmp_path))
     assert status == 2 and "would replace table.png, an image read" in err
     assert picture.read_bytes() == before
     # a folder of its own is written as before

@@ -21,8 +21,9 @@ from typing import Any
 from aiohttp import web
 
 from controller.errors import TableError
+from controller.topics import TABLE_ID
 from tablectl.web import replay
-from tablectl.web.server import JOURNALS, TABLE_ID, page, session_of
+from tablectl.web.server import JOURNALS, page, session_of
 
 __all__ = ["register"]
 

@@ -120,7 +120,9 @@ def test_profile_file_round_trip_and_refusals(deck_profile: Path, tmp_path: Path
         load_profile(bomb)
     large = tmp_path / "large.npz"
     large.write_bytes(again.read_bytes() + bytes(MAX_PROFILE_BYTES))  # a zip read from its end
-    with pytest.raises(ProfileError, match=r"large\.npz: expected at most 16,777,216 bytes"):
+    with pytest.raises(
+        ProfileError, match=r"large\.npz: expected a .npz profile of at most 16,777,216 bytes"
+    ):
         load_profile(large)
 
 
@@ -172,7 +174,7 @@ def test_label_files(tmp_path: Path) -> None:
     (tmp_path / "big.csv").write_bytes(b"file,cards\n" + b"a.png,AS\n" * 120_000)  # 1.1 MB
     with pytest.raises(
         CalibrationError,
-        match=r"big\.csv: expected a CSV of at most 1,048,576 bytes, found 1,080,011",
+        match=r"big\.csv: expected a CSV file of at most 1,048,576 bytes, found 1,080,011",
     ):
         read_labels(tmp_path / "big.csv")
 

@@ -85,10 +85,10 @@ def test_a_labels_file_beyond_its_bound_is_refused_before_it_is_read(
     labels.write_text("file,cards\na.jpg,AS\n", encoding="utf-8")
     monkeypatch.setattr(evaluate_module, "MAX_LABEL_BYTES", 19)
     with pytest.raises(
-        CameraError, match=r"labels\.csv: expected a CSV of at most 19 bytes, found 20"
+        CameraError, match=r"labels\.csv: expected a CSV file of at most 19 bytes, found 20"
     ):
         read_labels([labels])
-    with pytest.raises(CameraError, match=r"labels\.csv: expected a CSV of at most 19 bytes"):
+    with pytest.raises(CameraError, match=r"labels\.csv: expected a CSV file of at most 19 bytes"):
         read_meta(labels, "cards")
 
 

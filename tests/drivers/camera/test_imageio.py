@@ -30,7 +30,8 @@ def test_an_image_file_beyond_the_bounds_is_refused_saying_what_was_expected(
     # a file larger than the bound is not read at all
     monkeypatch.setattr(imageio, "MAX_IMAGE_BYTES", size - 1)
     with pytest.raises(
-        ImageError, match=rf"table\.png: expected a file of at most {size - 1} bytes, found {size}"
+        ImageError,
+        match=rf"table\.png: expected an image file of at most {size - 1} bytes, found {size}",
     ):
         read_image(picture)
     monkeypatch.setattr(imageio, "MAX_IMAGE_BYTES", size)
