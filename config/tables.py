@@ -101,7 +101,7 @@ class TableSettings(_Strict):
 
     @model_validator(mode="after")
     def _one_key(self) -> TableSettings:
-        if self.journal_key_env and self.journal_key_file:
+        if self.journal_key_env is not None and self.journal_key_file is not None:
             raise ValueError(
                 "table.journal_key_env and table.journal_key_file: expected one place for the "
                 "journal's key, not both"
@@ -115,9 +115,9 @@ class TableSettings(_Strict):
         A key that is configured but missing, unreadable or shorter than
         :data:`JOURNAL_KEY_MIN` bytes is refused, naming where it was looked for.
         """
-        if self.journal_key_env:
+        if self.journal_key_env is not None:  # an empty name is refused, not "no seal"
             return key_from_env(self.journal_key_env, "table.journal_key_env")
-        if self.journal_key_file:
+        if self.journal_key_file is not None:
             path = Path(self.journal_key_file)
             return key_from_file(
                 path if path.is_absolute() else base / path, "table.journal_key_file"
@@ -148,6 +148,11 @@ JOURNAL_KEY_MAX_FILE = 4096
 def key_from_env(variable: str, setting: str) -> bytes:
     """The journal key in the environment ``variable`` (``setting`` names where it was
     configured, for the message); refused when unset or too short."""
+    if not variable.strip():
+        raise ConfigError(
+            f"{setting}: expected the name of the environment variable holding the table's "
+            f"journal key, got {'an empty name' if not variable else repr(variable)}"
+        )
     where = f"{setting}: the environment variable {variable}"
     value = os.environ.get(variable, "").strip()
     if not value:

@@ -82,9 +82,13 @@ def parse_broker_url(url: str) -> BrokerAddress:
         )
     websockets = parts.scheme == "ws"
     try:
-        port = parts.port or (80 if websockets else 1883)
+        port = parts.port
     except ValueError as error:
         raise ConfigError(f"broker URL {url!r}: {error}") from None
+    if port == 0:  # not "no port": a broker listens on a port of its own
+        raise ConfigError(f"broker URL {url!r}: expected a port from 1 to 65535, got 0")
+    if port is None:
+        port = 80 if websockets else 1883
     return BrokerAddress(
         host=hostname,
         port=port,
@@ -117,6 +121,15 @@ class _Client(mqtt.Client):
         super().__init__(*args, **kwargs)
         self._write_lock = threading.Lock()
         self.sent_directly = 0  # times another thread wrote the queue itself
+        #: why the last try to reach the broker failed (paho swallows it and retries)
+        self.connect_error: OSError | None = None
+
+    def reconnect(self) -> MQTTErrorCode:
+        try:
+            return super().reconnect()
+        except OSError as error:  # kept for the words: paho calls on_connect_fail, then retries
+            self.connect_error = error
+            raise
 
     def _packet_write(self) -> MQTTErrorCode:
         with self._write_lock:
@@ -160,12 +173,15 @@ class MqttLink:
         self.on_retained = on_retained
         self.on_refused = on_refused
         self.keepalive = keepalive
+        self.backoff = backoff  # the least and the most seconds between tries to reconnect
         self.refused: str | None = None  # the broker's reason, once it refused the login
         self._answered = threading.Condition()  # notified at each CONNACK
         self._connected = threading.Event()
         self._subscribed = threading.Event()
         self._subscribe_mid: int | None = None
         self.connects = 0
+        self.failed_tries = 0  # tries to reach the broker that found nothing there
+        self.unreachable = ""  # why the last of them failed, in the system's words
         self.dropped = 0
         self.last_error = ""
         client = _Client(
@@ -184,6 +200,7 @@ class MqttLink:
         client.on_connect = self._on_connect
         client.on_socket_open = _no_delay
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
         self._client = client
@@ -286,6 +303,12 @@ class MqttLink:
             self._answered.notify_all()
         if self.on_connected is not None:
             self.on_connected()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        error = self._client.connect_error
+        self.unreachable = (error.strerror or str(error)) if error is not None else "no answer"
+        self.last_error = f"cannot reach the broker: {self.unreachable}"
+        self.failed_tries += 1
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:  # fmt: skip

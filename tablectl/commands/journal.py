@@ -300,8 +300,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def _key(args: argparse.Namespace) -> bytes | None:
     """The journal key named on the command line, read as a table reads it."""
-    if args.key_env:
+    if args.key_env is not None:  # an empty name is a mistake, refused: not "no key"
         return key_from_env(args.key_env, "--key-env")
-    if args.key_file:
+    if args.key_file is not None:
         return key_from_file(Path(args.key_file), "--key-file")
     return None

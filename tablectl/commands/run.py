@@ -20,7 +20,7 @@ from typing import Any
 
 from config.tables import BrokerSettings, load_table
 from controller.errors import ConfigError, TableError
-from drivers.mqtt.client import BrokerAddress, parse_broker_url
+from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
 from tablectl.running import RunningTable
 
 __all__ = ["register", "resolve_broker"]
@@ -105,6 +105,41 @@ def _refused(link: Any, address: BrokerAddress, source: str) -> TableError:
     )
 
 
+class BrokerWords:
+    """What the operator reads on the standard error as the broker comes and goes: a table
+    whose broker does not answer runs on (it deals, journals and settles), but no console,
+    display or seat hears it, and its status line's ``"connected": false`` alone said
+    nothing of why nor of what the table does meanwhile. Each change is told once, in
+    words: unreachable at the start (with the system's reason: refused, no route, a name
+    that does not resolve), reached, lost."""
+
+    def __init__(self, link: MqttLink, address: BrokerAddress) -> None:
+        self.link = link
+        self.url = address.url()
+        self.told: bool | None = None  # the connection as last told (None: not yet)
+
+    def change(self) -> str | None:
+        """The words for the connection's change since the last call; None where there is
+        none to tell."""
+        up = self.link.connected
+        if up == self.told:
+            return None
+        first, self.told = self.told is None, up
+        if up:
+            return None if first else f"the broker at {self.url} answers: the table is heard again"
+        low, high = self.link.backoff
+        if first:
+            what = f"cannot reach the broker at {self.url} ({self.link.unreachable or 'no answer'})"
+        else:  # paho's reason for a connection that closed under it is "Unspecified error"
+            why = self.link.last_error.removeprefix("lost the broker: ")
+            why = "its connection closed" if why in ("", "Unspecified error") else why
+            what = f"lost the broker at {self.url} ({why})"
+        return (
+            f"{what}: the table runs on and journals every event, but no console, display or "
+            f"seat hears it until the broker answers; tried again every {low} to {high} s"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run until a signal; print one JSON status line when started and when stopped."""
     config = load_table(args.config)
@@ -156,7 +191,12 @@ def run(args: argparse.Namespace) -> int:
         ),
         flush=True,
     )
-    while not stop.wait(0.5):
+    broker = BrokerWords(link, address)
+    while True:
+        if (words := broker.change()) is not None:
+            print(f"tablectl run: {words}", file=sys.stderr, flush=True)
+        if stop.wait(0.5):
+            break
         if table.service.error is not None:
             print(f"tablectl run: the table stopped: {table.service.error}", file=sys.stderr)
             table.stop()

@@ -655,3 +655,15 @@ def test_a_row_nested_past_the_parser_is_an_unreadable_record() -> None:
 
     deep = "[" * 100_000
     assert parse_record(deep) == {"kind": "unreadable", "text": deep}
+
+
+@pytest.mark.parametrize("name", ["", "  "])
+def test_an_empty_key_variable_is_refused_not_taken_for_no_key(
+    sealed: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``--key-env ""`` (a variable's name lost to a script's typo) was taken for no key at
+    all: verify then proved less than it was asked to, and said so only in passing."""
+    assert main(["journal", "verify", "--journal", str(sealed), "--key-env", name]) == 2
+    err = capsys.readouterr().err
+    assert "--key-env: expected the name of the environment variable holding the table's" in err
+    assert "Traceback" not in err
