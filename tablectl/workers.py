@@ -11,7 +11,8 @@ keeps only a few jobs in flight per worker (a long run holds no future per job),
 :func:`int_from` and :func:`number_from` make argparse ``type=`` functions for the
 commands' numbers: each refuses, in words, a value outside its bounds (and a float that is
 not finite), so a command never starts on a count that cannot end or a time that cannot
-be waited.
+be waited. :func:`table_id` and :func:`seat_id` refuse an id the topics cannot carry.
+Each refusal shows what arrived, cut to :data:`SHOWN` characters.
 """
 
 from __future__ import annotations
@@ -24,9 +25,56 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from controller.topics import SEAT_ID, TABLE_ID
 from controller.work import JobMap
 
-__all__ = ["MAX_WORKERS", "int_from", "number_from", "processes", "threads"]
+__all__ = [
+    "MAX_WORKERS",
+    "SHOWN",
+    "int_from",
+    "number_from",
+    "processes",
+    "seat_id",
+    "shown",
+    "table_id",
+    "threads",
+]
+
+#: a refused value is shown up to this many characters (a pasted page is not echoed whole)
+SHOWN = 40
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a refusal, cut to :data:`SHOWN` characters."""
+    return repr(text) if len(text) <= SHOWN else repr(text[:SHOWN]) + f"… ({len(text)} characters)"
+
+
+def table_id(text: str) -> str:
+    """An argparse ``type=``: a table id (:data:`~controller.topics.TABLE_ID`), else refused
+    in words: a wildcard of MQTT's or a slash would name other tables' topics (paho refused
+    them in its own thread, and the command then said the login went unanswered).
+
+    >>> table_id("P1")
+    'P1'
+    >>> table_id("#")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a table id of 1 to 32 letters, digits, - and _; got '#'
+    """
+    if not TABLE_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a table id of 1 to 32 letters, digits, - and _; got {shown(text)}"
+        )
+    return text
+
+
+def seat_id(text: str) -> str:
+    """An argparse ``type=``: a seat id (:data:`~controller.topics.SEAT_ID`), else refused."""
+    if not SEAT_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a seat id of 1 to 16 letters, digits and _; got {shown(text)}"
+        )
+    return text
+
 
 #: the most threads or processes a command starts (``--workers``): a pool is started whole,
 #: so a larger number forks that many processes at once
@@ -107,7 +155,7 @@ def int_from(low: int, high: int) -> Callable[[str], int]:
             value = None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"expected an integer from {low} to {high}; got {text!r}"
+                f"expected an integer from {low} to {high}; got {shown(text)}"
             )
         return value
 
@@ -147,7 +195,7 @@ def number_from(low: float, high: float, *, above: bool = False) -> Callable[[st
             value = math.nan
         inside = value > low if above else value >= low
         if not (math.isfinite(value) and inside and value <= high):
-            raise argparse.ArgumentTypeError(f"expected a number {bounds}; got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected a number {bounds}; got {shown(text)}")
         return value
 
     parse.__name__ = "number"

@@ -24,10 +24,10 @@ from dataclasses import replace
 from typing import Any
 
 from controller.errors import ConfigError, TableError
-from controller.topics import SEAT_ID, TABLE_ID, AudienceTopics, Topics
+from controller.topics import SEAT_ID, AudienceTopics, Topics
 from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
 from simulators.display.terminal import round_line, settlement_words
-from tablectl.workers import int_from, number_from
+from tablectl.workers import int_from, number_from, shown, table_id
 
 __all__ = ["parse_fields", "register"]
 
@@ -108,18 +108,6 @@ def register(subparsers: Any) -> None:
     watch.set_defaults(run=run_watch)
 
 
-def _table_id(text: str) -> str:
-    """``--table``: a table id (:data:`~controller.topics.TABLE_ID`); a wildcard of MQTT's
-    or a slash was refused by paho in its own thread, and the command then said the login
-    went unanswered."""
-    if not TABLE_ID.fullmatch(text):
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise argparse.ArgumentTypeError(
-            f"expected a table id of 1 to 32 letters, digits, - and _; got {shown!r}"
-        )
-    return text
-
-
 def _command_id(text: str) -> str:
     if not 0 < len(text) <= 64 or not text.isprintable():
         raise argparse.ArgumentTypeError(
@@ -130,7 +118,7 @@ def _command_id(text: str) -> str:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="mqtt://[user[:password]@]host[:port]")
-    parser.add_argument("--table", required=True, type=_table_id, help="the table id")
+    parser.add_argument("--table", required=True, type=table_id, help="the table id")
     parser.add_argument(
         "--as",
         dest="role",
@@ -170,8 +158,7 @@ def _audience(topics: Topics, role: str) -> tuple[AudienceTopics | None, str]:
         return None, "display"
     if role.startswith("seat:") and SEAT_ID.fullmatch(role[5:]):
         return topics.seat(role[5:]), f"seat-{role[5:]}"
-    shown = role if len(role) <= 40 else role[:40] + "…"
-    raise ConfigError(f"--as {shown!r}: expected dealer, pit, display or seat:N")
+    raise ConfigError(f"--as {shown(role)}: expected dealer, pit, display or seat:N")
 
 
 def _address(url: str, user: str) -> BrokerAddress:

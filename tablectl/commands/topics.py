@@ -11,6 +11,7 @@ from config.files import folder, write_text
 from controller.inbound import commands_of
 from controller.messages import MESSAGE_MODELS
 from controller.topics import Topics
+from tablectl.workers import seat_id, table_id
 
 __all__ = ["register", "schemas"]
 
@@ -22,8 +23,10 @@ def register(subparsers: Any) -> None:
         help="the MQTT topics of a table, or export the payloads' JSON Schemas",
         description="Print a table's topics, or write every payload's JSON Schema to a folder.",
     )
-    parser.add_argument("--table", default="T1", help="table id (default: T1)")
-    parser.add_argument("--seat", default="1", help="a seat id for the example (default: 1)")
+    parser.add_argument("--table", default="T1", type=table_id, help="table id (default: T1)")
+    parser.add_argument(
+        "--seat", default="1", type=seat_id, help="a seat id for the example (default: 1)"
+    )
     parser.add_argument(
         "--schemas",
         type=Path,

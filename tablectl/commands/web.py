@@ -24,6 +24,7 @@ from controller.errors import ConfigError, TableError
 from controller.topics import TABLE_ID
 from drivers.mqtt.client import BrokerAddress, parse_broker_url
 from tablectl.web.server import WebServer
+from tablectl.workers import shown
 
 __all__ = ["parse_journals", "parse_listen", "register"]
 
@@ -66,7 +67,7 @@ def parse_listen(text: str) -> tuple[str, int]:
     if bracketed and not (host.startswith("[") and host.endswith("]") and len(host) > 2):
         host = ""  # an IPv6 address's brackets not closed: '[::1'
     if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise ConfigError(f"--listen {text!r}: expected HOST:PORT such as 127.0.0.1:8080")
+        raise ConfigError(f"--listen {shown(text)}: expected HOST:PORT such as 127.0.0.1:8080")
     return host.strip("[]"), int(port)
 
 

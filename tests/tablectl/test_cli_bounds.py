@@ -1,12 +1,13 @@
 """Every numeric argument is bounded: a value out of bounds, nan or an infinity is refused by
 argparse in words (exit status 2), before any work, never with a traceback or a hang."""
 
+import argparse
 import itertools
 
 import pytest
 
 from tablectl.cli import build_parser, main
-from tablectl.workers import MAX_WORKERS, processes, threads
+from tablectl.workers import MAX_WORKERS, int_from, number_from, processes, threads
 
 RTP = ["rtp", "--game", "ultimate-texas-holdem", "--bet", "main"]
 SEND = ["send", "--broker", "mqtt://127.0.0.1:1", "--table", "T1", "--as", "dealer", "resume"]
@@ -128,3 +129,34 @@ def test_a_command_id_past_the_envelopes_bound_is_refused(
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "Traceback" not in err and len(err) < 1000
     assert "argument --id: expected an id of 1 to 64 printable characters; got 70000" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["topics", "--table", "#"],
+        ["topics", "--table", "a/b"],
+        ["topics", "--table", "+"],
+        ["topics", "--seat", "1/#"],
+    ],
+)
+def test_topics_refuses_ids_the_topics_cannot_carry(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``topics --table '#'`` printed a topic tree with a wildcard for the table, as if a
+    table could be called that."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected a table id" in err or "expected a seat id" in err
+
+
+def test_a_refusal_shows_a_long_value_cut() -> None:
+    """A pasted page given for a number is not echoed whole in its refusal."""
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        int_from(1, 10)("9" * 3000)
+    assert str(refused.value).endswith("'" + "9" * 40 + "'… (3000 characters)")
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        number_from(0, 1)("x" * 100)
+    assert len(str(refused.value)) < 120
