@@ -25,6 +25,7 @@ stable view of the felt, checked against the shoe by :mod:`controller.crosscheck
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -290,9 +291,13 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
                     raise ScenarioError(f"{where}: option camera takes on or off, not {rest[1]!r}")
                 options["camera"] = rest[1] == "on"
             elif rest[0] == "confirm_payments":
+                if rest[1] not in ("yes", "no"):
+                    raise ScenarioError(
+                        f"{where}: option confirm_payments takes yes or no, not {rest[1]!r}"
+                    )
                 options[rest[0]] = rest[1] == "yes"
             else:
-                options[rest[0]] = float(rest[1])
+                options[rest[0]] = _seconds(rest[1], where, f"option {rest[0]}", least=False)
         elif head == "paytable":
             if len(rest) != 2:
                 raise ScenarioError(f"{where}: paytable takes ROLE VARIANT (paytable bonus B)")
@@ -309,10 +314,7 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
         elif head == "at":
             if len(rest) < 3:
                 raise ScenarioError(f"{where}: at takes SECONDS ACTOR COMMAND [ARGS]")
-            try:
-                at = float(rest[0])
-            except ValueError:
-                raise ScenarioError(f"{where}: {rest[0]!r} is not a time in seconds") from None
+            at = _seconds(rest[0], where, "at", least=True)
             if rest[2] == "sees":
                 if rest[1] != "camera":
                     raise ScenarioError(f"{where}: only the camera sees: 'at T camera sees ...'")
@@ -397,6 +399,28 @@ class Run:
         if not found:
             raise KeyError((hand, seat))
         return found[-1]
+
+
+#: the longest time a scenario names (a step's time, a timer): a week, in seconds
+MAX_SECONDS = 7 * 24 * 3600.0
+
+
+def _seconds(text: str, where: str, what: str, *, least: bool) -> float:
+    """A time in seconds from a scenario's ``text``: finite, at most :data:`MAX_SECONDS`,
+    from 0 (``least``: a step's time) or above 0 (a timer); else refused in words (``nan``
+    was taken, and a step at nan never ran in order; a timer of -5 closed betting at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and (value >= 0 if least else value > 0) and value <= MAX_SECONDS):
+        bound = "from 0 to" if least else "above 0 and at most"
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
+        raise ScenarioError(
+            f"{where}: {what} takes a number of seconds {bound} {MAX_SECONDS:.0f} (a week); "
+            f"got {shown}"
+        )
+    return value
 
 
 def _amount(text: str, where: str) -> Fraction:

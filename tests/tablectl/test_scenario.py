@@ -54,7 +54,25 @@ def test_a_failed_expectation_names_the_line_and_what_was_found(
     [
         ("at 0 dealer start_round", "no 'table' line"),
         ("table T casino-holdem round player", "seating is 'shared' or 'boxes'"),
-        ("table T casino-holdem shared player\nat x dealer start_round", "'x' is not a time"),
+        (
+            "table T casino-holdem shared player\nat x dealer start_round",
+            r"x\.scn:2: at takes a number of seconds from 0 to 604800 \(a week\); got 'x'",
+        ),
+        # nan, inf and a negative time or timer were taken: a step at nan ran out of order,
+        # a timer of -5 closed betting at once
+        ("table T casino-holdem shared player\nat nan dealer start_round", "got 'nan'"),
+        ("table T casino-holdem shared player\nat inf dealer start_round", "got 'inf'"),
+        ("table T casino-holdem shared player\nat -1 dealer start_round", "got '-1'"),
+        (
+            "table T casino-holdem shared player\noption betting_seconds -5",
+            r"option betting_seconds takes a number of seconds above 0 and at most 604800",
+        ),
+        ("table T casino-holdem shared player\noption decision_seconds 0", "got '0'"),
+        ("table T casino-holdem shared player\noption decision_seconds nan", "got 'nan'"),
+        (
+            "table T casino-holdem shared player\noption confirm_payments maybe",
+            "option confirm_payments takes yes or no, not 'maybe'",
+        ),
         ("table T casino-holdem shared player\nat 1 dealer shuffle", "unknown command 'shuffle'"),
         (
             "table T casino-holdem shared player\nat 1 seat:1 bet player",
