@@ -89,6 +89,11 @@ IDLE_SECONDS = 3600.0
 LOGINS_AT_ONCE = 8
 #: pages (sockets, public or a role's) the server holds open at once
 MAX_PAGES = 2000
+#: a connection that has not sent a whole request this long after it opened (or after its
+#: last answer) is closed: aiohttp's own bound is an hour, and a request's head sent a
+#: header every 2 s kept a connection (and its file) for as long, so that enough of them
+#: would leave none for the pages. A page's socket, once upgraded, is not bound by it
+HEAD_SECONDS = 15.0
 
 
 @dataclass
@@ -589,7 +594,9 @@ class WebServer:
         self.loop = asyncio.get_running_loop()
         self.feed = PublicFeed(self.broker, self.loop)
         app = build_app(self.broker, self.feed, journals=self.journals)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=HEAD_SECONDS
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()

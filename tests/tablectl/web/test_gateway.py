@@ -644,3 +644,52 @@ def test_a_malformed_request_is_logged_in_one_line_without_a_traceback(
     assert len(logged) == 1 and logged[0].exc_info is None
     assert logged[0].getMessage().startswith("refused a malformed request (400 LineTooLong)")
     assert "Traceback" not in caplog.text
+
+
+def test_a_request_head_sent_slowly_is_cut_off_but_a_page_stays_open(
+    embedded_broker: Any, serve: Any, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request's head sent one header every half second (or nothing at all) kept its
+    connection, and the server's file for it, for aiohttp's hour: enough of them would
+    leave none for the pages. Each is closed :data:`HEAD_SECONDS` after it opened; a
+    page's socket, open longer than that, stays."""
+    import socket
+
+    from tablectl.web import server as web_server
+
+    monkeypatch.setattr(web_server, "HEAD_SECONDS", 1.0)
+    server = serve(embedded_broker)
+    host, port = server.url.removeprefix("http://").split(":")
+
+    async def page_open_past_the_bound() -> bool:
+        url = f"{server.url}/ws?table={table_id}"
+        async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+            await asyncio.sleep(2.5)
+            return not ws.closed
+
+    slow = socket.create_connection((host, int(port)), timeout=5)
+    silent = socket.create_connection((host, int(port)), timeout=5)
+    try:
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        start = time.monotonic()
+        closed_after = None
+        for i in range(20):  # a header every half second, never the blank line
+            try:
+                slow.sendall(f"X-{i}: y\r\n".encode())
+            except OSError:
+                closed_after = time.monotonic() - start
+                break
+            slow.settimeout(0.5)
+            try:
+                if slow.recv(100) == b"":
+                    closed_after = time.monotonic() - start
+                    break
+            except TimeoutError:
+                pass
+        assert closed_after is not None and closed_after < 5, closed_after
+        silent.settimeout(5)
+        assert silent.recv(100) == b""  # closed too, having sent nothing
+    finally:
+        slow.close()
+        silent.close()
+    assert asyncio.run(page_open_past_the_bound())
