@@ -335,7 +335,9 @@ class TableService:
     def _main(self) -> None:
         try:
             self._loop()
-        except BaseException as error:  # recorded for the runner to report, then re-raised
+        except JournalError as error:  # the disk: told by the runner in the journal's words
+            self.error = error
+        except BaseException as error:  # a fault of ours: recorded, and its traceback shown
             self.error = error
             raise
 

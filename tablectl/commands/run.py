@@ -21,6 +21,7 @@ from typing import Any
 from config.tables import BrokerSettings, load_table
 from controller.errors import ConfigError, TableError
 from drivers.mqtt.client import BrokerAddress, MqttLink, parse_broker_url
+from drivers.storage.sqlite_journal import JournalError
 from tablectl.running import RunningTable
 
 __all__ = ["register", "resolve_broker"]
@@ -103,6 +104,19 @@ def _refused(link: Any, address: BrokerAddress, source: str) -> TableError:
         f"expected it to accept {user} with {source}: check that user's password in the "
         "broker's password file, then start the table again"
     )
+
+
+def stopped_words(error: BaseException) -> str:
+    """Why the table stopped, and, where its journal could not be written (a disk full or
+    failing), what was kept and what to do: at 3 a.m. the words are all there is."""
+    if isinstance(error, JournalError):
+        return (
+            f"the table stopped: {error}. Nothing after the journal's last row was applied, "
+            "answered or acknowledged: free space on the journal's disk (or replace the "
+            "disk), then start the table again: it is rebuilt from its journal (tablectl "
+            "history shows where its round stood)"
+        )
+    return f"the table stopped: {error}"
 
 
 class BrokerWords:
@@ -198,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
         if stop.wait(0.5):
             break
         if table.service.error is not None:
-            print(f"tablectl run: the table stopped: {table.service.error}", file=sys.stderr)
+            print(f"tablectl run: {stopped_words(table.service.error)}", file=sys.stderr)
             table.stop()
             return 1
     if link.refused is not None:  # a broker restarted with other passwords, say
