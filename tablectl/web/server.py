@@ -87,12 +87,15 @@ IDLE_SECONDS = 3600.0
 #: 80 at once starved the server's threads, a page took a minute to load and the broker,
 #: up all along, was said not to answer
 LOGINS_AT_ONCE = 8
+#: the longest login's body (JSON: role, table, seat, user, password, name)
+LOGIN_BYTES = 2048
 #: pages (sockets, public or a role's) the server holds open at once
 MAX_PAGES = 2000
 #: a connection that has not sent a whole request this long after it opened (or after its
 #: last answer) is closed: aiohttp's own bound is an hour, and a request's head sent a
 #: header every 2 s kept a connection (and its file) for as long, so that enough of them
-#: would leave none for the pages. A page's socket, once upgraded, is not bound by it
+#: would leave none for the pages. A page's socket, once upgraded, is not bound by it; a
+#: login's body is read within it too
 HEAD_SECONDS = 15.0
 
 
@@ -190,16 +193,36 @@ def _not_ours(origin: str, request: web.Request) -> str:
     return f"expected a page of this server ({request.host}); got one of {origin[:80]!r}"
 
 
+async def _body(request: web.Request, limit: int) -> bytes:
+    """A request's body, to its end or to ``limit`` bytes and one more (a longer one is
+    refused by its caller), within :data:`HEAD_SECONDS`: a body sent in several pieces is
+    read whole (one read returned the first piece only, and a login so sent was refused as
+    no JSON), and a body sent a byte at a time, or never, no longer holds its request."""
+    parts: list[bytes] = []
+    size = 0
+    async with asyncio.timeout(HEAD_SECONDS):
+        while size <= limit and (part := await request.content.read(limit + 1 - size)):
+            parts.append(part)
+            size += len(part)
+    return b"".join(parts)
+
+
 async def login(request: web.Request) -> web.Response:
     """``POST /login``: log in to the broker as the role's user; a session cookie."""
     if (origin := foreign_origin(request)) is not None:
         return _refusal(403, _not_ours(origin, request))
-    if (request.content_length or 0) > 2048:
+    if (request.content_length or 0) > LOGIN_BYTES:
         return _refusal(
-            413, f"expected a login of at most 2048 bytes; got {request.content_length}"
+            413, f"expected a login of at most {LOGIN_BYTES} bytes; got {request.content_length}"
         )
     try:
-        body = json.loads(await request.content.read(2049))
+        data = await _body(request, LOGIN_BYTES)
+    except TimeoutError:
+        return _refusal(408, f"expected the login's body within {HEAD_SECONDS:.0f} s")
+    if len(data) > LOGIN_BYTES:
+        return _refusal(413, f"expected a login of at most {LOGIN_BYTES} bytes; got more")
+    try:
+        body = json.loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser too
         return _refusal(400, "expected a JSON object with role, table, seat and password")
     if not isinstance(body, dict):

@@ -693,3 +693,36 @@ def test_a_request_head_sent_slowly_is_cut_off_but_a_page_stays_open(
         slow.close()
         silent.close()
     assert asyncio.run(page_open_past_the_bound())
+
+
+def test_a_login_sent_in_pieces_is_read_whole_and_a_stalled_one_is_refused(
+    embedded_broker: Any, serve: Any, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One read of the body returned its first piece only: a login whose body reached the
+    server in two pieces was refused as no JSON. A body that stops short waited for ever."""
+    import socket
+
+    from tablectl.web import server as web_server
+
+    monkeypatch.setattr(web_server, "HEAD_SECONDS", 1.0)
+    server = serve(embedded_broker)
+    host, port = server.url.removeprefix("http://").split(":")
+    body = json.dumps({"role": "dealer", "table": table_id, "password": "any"}).encode()
+    head = (
+        f"POST /login HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+    def answer(pieces: list[bytes], pause: float) -> bytes:
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(head)
+            for piece in pieces:
+                s.sendall(piece)
+                time.sleep(pause)
+            return s.recv(4096)
+
+    whole = answer([body[:10], body[10:]], 0.3)
+    assert whole.startswith(b"HTTP/1.1 200"), whole
+    stalled = answer([body[:10]], 0.0)  # and nothing more
+    assert stalled.startswith(b"HTTP/1.1 408"), stalled
+    assert b"expected the login's body within 1 s" in stalled
