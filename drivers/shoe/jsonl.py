@@ -56,6 +56,9 @@ from drivers.shoe.events import (
 __all__ = ["JsonlCodec", "format_jsonl"]
 
 _MAX_LINE = 2048
+_MAX_GAP = 32767
+"""The most messages one jump of ``seq`` may name as lost (as many as a framed shoe's
+record numbers can): a longer jump is a damaged number, reported instead of listed."""
 
 
 def format_jsonl(message: dict[str, Any]) -> bytes:
@@ -77,6 +80,8 @@ class JsonlCodec:
     stats: CodecStats = field(default_factory=CodecStats)
     _buffer: bytearray = field(default_factory=bytearray)
     _devices: dict[str, _Device] = field(default_factory=dict)
+    # the rest of a line too long to keep is skipped up to its newline, never read as a line
+    _skipping: bool = False
 
     def take_output(self) -> bytes:
         """These readers take no acknowledgements."""
@@ -85,6 +90,7 @@ class JsonlCodec:
     def reset_link(self) -> None:
         """Forget a partial line."""
         self._buffer.clear()
+        self._skipping = False
 
     def feed(self, data: bytes, now: float = 0.0) -> list[ShoeEvent]:
         """Decode every line completed by ``data`` (no rule here depends on ``now``)."""
@@ -93,18 +99,38 @@ class JsonlCodec:
         buf += data
         events: list[ShoeEvent] = []
         start = 0
+        if self._skipping:
+            end = buf.find(b"\n")
+            if end < 0:
+                buf.clear()
+                return events
+            start = end + 1
+            self._skipping = False
         while True:
             end = buf.find(b"\n", start)
             if end < 0:
                 break
-            self._line(bytes(buf[start:end]).strip(b"\r\x00 \t"), events)
+            if end - start > _MAX_LINE:  # refused however it arrives, whole or in pieces
+                self._too_long(bytes(buf[start : start + 40]), events)
+            else:
+                self._line(bytes(buf[start:end]).strip(b"\r\x00 \t"), events)
             start = end + 1
         del buf[:start]
         if len(buf) > _MAX_LINE:
-            self.stats.corrupt += 1
-            events.append(CorruptMessage(f"line longer than {_MAX_LINE} bytes", buf[:40].hex()))
+            self._too_long(bytes(buf[:40]), events)
             buf.clear()
+            self._skipping = True
         return events
+
+    def _too_long(self, head: bytes, events: list[ShoeEvent]) -> None:
+        self.stats.corrupt += 1
+        events.append(
+            CorruptMessage(
+                f"line longer than {_MAX_LINE} bytes (expected one JSON object of at most "
+                f"{_MAX_LINE}): skipped to its end",
+                head.hex(),
+            )
+        )
 
     def _line(self, line: bytes, events: list[ShoeEvent]) -> None:
         if not line:
@@ -127,7 +153,7 @@ class JsonlCodec:
             return
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the parser goes, too
             self._corrupt("line is not one JSON object", shown, events)
             return
         problem = _check(message)
@@ -149,6 +175,17 @@ class JsonlCodec:
         if device is None:
             device = self._devices[name] = _Device()
         last = device.last_seq
+        lost = _lost(kind, seq, last)
+        if lost > _MAX_GAP:
+            self.stats.corrupt += 1
+            ev.append(
+                CorruptMessage(
+                    f"{name} sent seq {seq}{'' if last is None else f' after seq {last}'}: "
+                    f"{lost} messages lost, expected at most {_MAX_GAP} (a damaged number)",
+                    json.dumps(msg, separators=(",", ":")),
+                )
+            )
+            return
         if kind != "boot" and seq == last:
             if msg == device.last_message:  # the same message again: provably the same read
                 self.stats.duplicates += 1
@@ -206,6 +243,15 @@ class JsonlCodec:
             return
         self.stats.cards += 1
         ev.append(CardRead(card, record=seq, device=name))
+
+
+def _lost(kind: str, seq: int, last: int | None) -> int:
+    """How many messages before ``seq`` a gap would name as lost (0: none)."""
+    if kind == "boot" or (last is not None and seq < last):
+        return seq - 1  # a new boot: its earlier messages
+    if last is not None and seq > last + 1:
+        return seq - last - 1
+    return 0
 
 
 def _what(msg: dict[str, Any]) -> str:

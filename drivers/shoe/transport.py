@@ -22,7 +22,7 @@ import serial
 import serial.serialposix
 
 from drivers.shoe.base import ShoeCodec
-from drivers.shoe.events import Connected, Disconnected, Noise, ShoeEvent
+from drivers.shoe.events import Connected, CorruptMessage, Disconnected, Noise, ShoeEvent
 
 __all__ = ["SerialTransport", "TransportStatus"]
 
@@ -254,7 +254,17 @@ class SerialTransport:
         if not data:
             return True
         now = time.monotonic()
-        events = self.codec.feed(data, now)
+        try:
+            events = self.codec.feed(data, now)
+        except Exception as error:  # a decoder bug must not end the reader in silence
+            self.codec.reset_link()
+            self.codec.take_output()  # acknowledging nothing of what that read brought
+            reason = (
+                f"the {type(self.codec).__name__} decoder failed on {len(data)} bytes "
+                f"({type(error).__name__}: {error}); expected events or a report of damage"
+            )
+            self._update(last_error=reason)
+            events = [CorruptMessage(reason, data[:40].hex(" "))]
         frames = 0
         errors = 0
         taken = True

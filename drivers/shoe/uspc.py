@@ -44,6 +44,8 @@ _WARNING = re.compile(r"W(0x[0-9A-Fa-f]+)")
 _MAX_PENDING = 512
 _BLANK = b" \t\r\n\x00"
 _SUITS = "CDHS"
+_CARD_MODES = {"": False, "game": False, "manual burn cards": True}
+"""The mode tags a card token may carry (lower case), and whether each is a burn card."""
 
 
 def parse_uspc_card(text: str) -> Card:
@@ -107,11 +109,16 @@ class UspcCodec:
             prefix = bytes(buf[i:start])
             mode = _MODE_AT_END.search(prefix)
             self._junk(prefix[: mode.start()] if mode else prefix, events)
-            mode_text = mode.group(1).decode("ascii", "replace") if mode else ""
+            mode_text: str | None = mode.group(1).decode("ascii", "replace") if mode else ""
+            if not mode and (b"[" in prefix or b"]" in prefix):
+                mode_text = None  # the remains of a mode tag: which mode is unknown
             self._token(mode_text, bytes(buf[start + 1 : end]), events)
             i = end + 1
         if len(buf) - i > _MAX_PENDING:  # no token closes: keep only a plausible tail
             cut = max(buf.rfind(b"<", i), buf.rfind(b"[", i), len(buf) - 64)
+            if buf[cut : cut + 1] == b"<":  # with the mode tag just before it, if any
+                mode = _MODE_AT_END.search(buf, max(i, cut - 64), cut)
+                cut = mode.start() if mode else cut
             self._junk(bytes(buf[i:cut]), events)
             i = cut
         del buf[:i]
@@ -122,19 +129,16 @@ class UspcCodec:
         stripped = raw.strip(_BLANK)
         if not stripped:
             return
-        if (
-            b"<" in stripped
-            or b">" in stripped
-            or _MODE_AT_END.search(stripped + b" ")
-            or (b"[" in stripped and b"]" in stripped)
-        ):
+        if any(mark in stripped for mark in (b"<", b">", b"[", b"]")):
+            # a token's remains (a lone bracket too: its mode tag's, so a burn card's tag
+            # damaged never turns it into a card dealt)
             self.stats.corrupt += 1
             events.append(CorruptMessage("damaged token", stripped.decode("ascii", "replace")))
             return
         self.stats.noise_bytes += len(stripped)
         events.append(Noise(len(stripped)))
 
-    def _token(self, mode: str, body: bytes, events: list[ShoeEvent]) -> None:
+    def _token(self, mode: str | None, body: bytes, events: list[ShoeEvent]) -> None:
         shown = (
             f"[{mode}]<{body.decode('ascii', 'replace')}>"
             if mode
@@ -147,6 +151,17 @@ class UspcCodec:
         text = body.decode("ascii").strip()
         self.stats.messages += 1
         if text.startswith("Card:"):
+            burn = None if mode is None else _CARD_MODES.get(mode.lower())
+            if burn is None:  # a damaged mode tag: a burn card must never be dealt
+                what = "after a damaged mode tag" if mode is None else f"in mode {mode!r}"
+                self.stats.corrupt += 1
+                events.append(
+                    CorruptMessage(
+                        f"card token {what}: expected [Game], [Manual Burn Cards] or no mode tag",
+                        shown,
+                    )
+                )
+                return
             try:
                 card = parse_uspc_card(text[5:])
             except InvalidCard:
@@ -154,7 +169,7 @@ class UspcCodec:
                 events.append(CorruptMessage(f"bad card {text[5:]!r}", shown))
                 return
             self.stats.cards += 1
-            events.append(CardRead(card, burn="burn" in mode.lower()))
+            events.append(CardRead(card, burn=burn))
             return
         if text == "Game":
             events.append(ReadFailed("card not read"))
