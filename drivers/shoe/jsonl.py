@@ -56,6 +56,9 @@ from drivers.shoe.events import (
 __all__ = ["JsonlCodec", "format_jsonl"]
 
 _MAX_LINE = 2048
+_MAX_DEVICES = 16
+"""The most readers one line carries (each keeps its own count of messages): another
+``device_id`` is a damaged one, refused, so that a stream of made-up ids grows nothing."""
 _MAX_GAP = 32767
 """The most messages one jump of ``seq`` may name as lost (as many as a framed shoe's
 record numbers can): a longer jump is a damaged number, reported instead of listed."""
@@ -173,6 +176,16 @@ class JsonlCodec:
         kind: str = msg["type"]
         device = self._devices.get(name)
         if device is None:
+            if len(self._devices) >= _MAX_DEVICES:  # a damaged id, or a stream not a shoe's
+                self.stats.corrupt += 1
+                ev.append(
+                    CorruptMessage(
+                        f"device_id {name[:40]!r} would be reader {len(self._devices) + 1} on "
+                        f"this line: expected at most {_MAX_DEVICES} (a damaged id)",
+                        json.dumps(msg, separators=(",", ":"))[:200],
+                    )
+                )
+                return
             device = self._devices[name] = _Device()
         last = device.last_seq
         lost = _lost(kind, seq, last)

@@ -362,3 +362,17 @@ def test_a_device_gone_mid_token_leaves_no_half_to_join_the_next(tmp_path: Path)
     os.close(master)
     assert [(c.card, c.burn) for c in cards(events)] == [(C("4S"), False)]
     assert any(isinstance(e, CorruptMessage) for e in events)  # the stray tail, refused
+
+
+def test_jsonl_readers_on_one_line_are_bounded() -> None:
+    """One entry was kept for every ``device_id`` ever seen: a stream of made-up ids grew
+    the decoder without bound. The 17th reader on a line is a damaged id, refused."""
+    codec = JsonlCodec()
+    events = codec.feed(b"".join(line("boot", 1, device_id=f"r{i}") for i in range(16)))
+    assert "corrupt" not in kinds(events)
+    events = codec.feed(b"".join(line("boot", 1, device_id=f"x{i}") for i in range(1000)))
+    assert kinds(events) == ["corrupt"] * 1000
+    assert "expected at most 16 (a damaged id)" in events[0].reason  # type: ignore[attr-defined]
+    assert len(codec._devices) == 16
+    events = codec.feed(line("card", 2, device_id="r3", uid="04A1"))
+    assert "corrupt" not in kinds(events)  # the known readers read on
