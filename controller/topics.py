@@ -138,13 +138,20 @@ class Topics:
     @property
     def subscriptions(self) -> tuple[str, ...]:
         """What the controller subscribes to: every command topic, seat presence, rebirth."""
-        return (
-            self.dealer.cmd,
-            self.pit.cmd,
-            f"{self.base}/seat/+/cmd",
-            f"{self.base}/seat/+/presence",
-            self.rebirth,
-        )
+        return (*self.staff_subscriptions, *self.seat_subscriptions)
+
+    @property
+    def staff_subscriptions(self) -> tuple[str, ...]:
+        """The dealer's and the pit manager's command topics. The controller reads them on
+        a connection of their own: the broker queues a bounded number of messages for each
+        connection and drops what comes past that, so on a connection shared with the seats'
+        topics a seat's flood would make it drop the dealer's commands."""
+        return (self.dealer.cmd, self.pit.cmd)
+
+    @property
+    def seat_subscriptions(self) -> tuple[str, ...]:
+        """The seats' command and presence topics, and rebirth (anyone may write them)."""
+        return (f"{self.base}/seat/+/cmd", f"{self.base}/seat/+/presence", self.rebirth)
 
     def sender_of(self, topic: str) -> Sender | None:
         """Who writes to ``topic`` if it is a command topic of this table, else None."""

@@ -2,7 +2,8 @@
 
 :class:`RunningTable` is what ``tablectl run`` and ``tablectl demo`` start: it recovers the
 table from its journal (or starts a new journal), opens the shoe (a serial port, or the
-simulator on a pseudo-terminal), connects to the broker with a retained will, and runs the
+simulator on a pseudo-terminal), connects to the broker with a retained will (and once more
+for the dealer's and the pit's commands alone), and runs the
 :class:`~tablectl.service.TableService` until it is stopped.
 """
 
@@ -89,14 +90,25 @@ class RunningTable:
         self.watcher: CameraWatcher | None = None
         if self.layout is not None:
             self.service.crosscheck = CrossCheck(self.layout.positions())
+        client_id = client_id or f"tablectl-{t.id}"
         self.link = MqttLink(
             address,
-            client_id or f"tablectl-{t.id}",
-            subscriptions=self.topics.subscriptions,
+            client_id,
+            subscriptions=self.topics.seat_subscriptions,
             will=(self.topics.status, b"offline"),
             on_connected=self.service.on_connected,
             on_disconnected=self.service.on_disconnected,
             on_message=self.service.on_message,
+            on_retained=self.service.on_retained,
+        )
+        # the dealer's and the pit's commands on a connection of their own: the broker drops
+        # what comes past a connection's queue, and a seat's flood fills the link's queue
+        self.staff_link = MqttLink(
+            address,
+            f"{client_id}-staff",
+            subscriptions=self.topics.staff_subscriptions,
+            on_message=self.service.on_message,
+            on_retained=self.service.on_retained,
         )
         self.service.publisher = self.link
 
@@ -284,10 +296,12 @@ class RunningTable:
         self._start_shoe()
         self._start_camera()
         self.link.start()
+        self.staff_link.start()
 
     def stop(self) -> None:
         """Stop cleanly: mark the table offline, close the shoe, the link and the journal."""
         self.service.stop()
+        self.staff_link.stop()
         self.link.stop(farewell=(self.topics.status, b"offline"))
         if self.watcher is not None:
             self.watcher.stop()

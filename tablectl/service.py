@@ -81,7 +81,8 @@ class Inbound:
     """One input to the table's thread: ``kind`` and what it carries."""
 
     kind: (
-        str  # command, shoe, camera, hardware, presence, rebirth, (dis)connected, event, sync, stop
+        str  # command, retained (a kept command), shoe, camera, hardware, presence, rebirth,
+        # (dis)connected, event, sync, stop
     )
     topic: str = ""
     payload: bytes = b""
@@ -312,6 +313,17 @@ class TableService:
         else:
             self.put(Inbound("command", topic=topic, payload=payload))
 
+    def on_retained(self, topic: str, payload: bytes) -> None:
+        """A message the broker kept (retained) and sent because the table subscribed. A
+        seat's presence is kept by design (its will); a command never is: it was sent at
+        some time past, perhaps to a table that took it already, and the broker sends it
+        again at every connection, so it is refused, never applied. A kept rebirth request
+        is answered by the birth that follows the connection."""
+        if self.topics.presence_of(topic) is not None:
+            self.put(Inbound("presence", topic=topic, payload=payload))
+        elif self.topics.sender_of(topic) is not None:
+            self.put(Inbound("retained", topic=topic, payload=payload))
+
     # ------------------------------------------------------------------ the thread
 
     def _deadline(self) -> float | None:
@@ -457,18 +469,23 @@ class TableService:
                 inbound.result.extend(self._apply(inbound.item, now))
             case "command":
                 self._command(inbound.topic, inbound.payload, now)
+            case "retained":
+                self._retained(inbound.topic, inbound.payload, now)
             case "shoe":
                 self._shoe(inbound.item, now)
             case "presence":
                 seat = self.topics.presence_of(inbound.topic)
                 presence = inbound.payload.strip()
-                if seat is not None and presence == b"offline":
-                    self._apply(SeatDisconnected(actor="system", seat=f"seat:{seat}"), now)
+                who = f"seat:{seat}"
+                away = who in self.runner.state.away
+                if seat is not None and presence == b"offline" and not away:
+                    self._apply(SeatDisconnected(actor="system", seat=who), now)
                 elif seat is not None and presence == b"online":  # it gets its own view now
-                    self.projector.add_seat(f"seat:{seat}")
-                    if f"seat:{seat}" in self.runner.state.away:  # back: journaled for the pit
-                        self._apply(SeatReturned(actor="system", seat=f"seat:{seat}"), now)
-                    self._publish(self.projector.states(self.runner.state, now))
+                    self.projector.add_seat(who)
+                    if away:  # back: journaled for the pit (and every state published)
+                        self._apply(SeatReturned(actor="system", seat=who), now)
+                    else:  # nothing changed but what this seat is sent: its own state
+                        self._publish(self.projector.states(self.runner.state, now, only=(who,)))
             case "rebirth":
                 if now - self._last_rebirth >= 0.2:  # a burst of requests is one rebirth
                     self._last_rebirth = now
@@ -553,26 +570,7 @@ class TableService:
         try:
             command_id, event = parse_command(sender, payload)
         except CommandRejected as error:
-            self.rejected += 1
-            reason = str(error)
-            self._publish(
-                [
-                    self.projector.reply(
-                        audience, error.command_id, error.command, False, reason, now
-                    )
-                ]
-            )
-            self._publish(
-                [
-                    self.projector.event(
-                        PIT,
-                        self.topics.pit.events,
-                        "command_rejected",
-                        {"from": audience, "command": error.command, "reason": reason},
-                        now,
-                    )
-                ]
-            )
+            self._reject(audience, error.command_id, error.command, str(error), now)
             return
         known = self.runner.answers.get(audience, command_id)
         if known is not None:  # sent again (a retry): answered as before, not applied again
@@ -583,6 +581,33 @@ class TableService:
         self._publish(
             [self.projector.reply(audience, command_id, event.kind, answer.ok, answer.reason, now)]
         )
+
+    def _reject(self, audience: str, command_id: str, name: str, reason: str, now: float) -> None:
+        """Refuse a command before the table sees it: its sender is told why, and the pit."""
+        self.rejected += 1
+        self._publish([self.projector.reply(audience, command_id, name, False, reason, now)])
+        data = {"from": audience, "command": name, "reason": reason}
+        self._publish(
+            [self.projector.event(PIT, self.topics.pit.events, "command_rejected", data, now)]
+        )
+
+    def _retained(self, topic: str, payload: bytes, now: float) -> None:
+        """A command the broker kept (:meth:`on_retained`): refused, whatever it says."""
+        sender = self.topics.sender_of(topic)
+        if sender is None:
+            return
+        try:
+            command_id, event = parse_command(sender, payload)
+            name = event.kind
+        except CommandRejected as error:
+            command_id, name = error.command_id, error.command
+        reason = (
+            "expected a command sent live; got one the broker kept (published with retain) "
+            "and sent again as the table subscribed: a kept command is never applied, as it "
+            "may be old or taken already; clear it (an empty retained message on the same "
+            "topic) and send the command without retain"
+        )
+        self._reject(_audience(sender), command_id, name, reason, now)
 
     def _repeat(
         self, audience: str, command_id: str, event: Event, known: Answer, now: float

@@ -13,6 +13,7 @@ import json
 import signal
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -127,25 +128,27 @@ class BrokerWords:
     words: unreachable at the start (with the system's reason: refused, no route, a name
     that does not resolve), reached, lost."""
 
-    def __init__(self, link: MqttLink, address: BrokerAddress) -> None:
-        self.link = link
+    def __init__(self, links: Sequence[MqttLink], address: BrokerAddress) -> None:
+        self.links = links  # the table's connections (its main one first): all up, or not
         self.url = address.url()
         self.told: bool | None = None  # the connection as last told (None: not yet)
 
     def change(self) -> str | None:
-        """The words for the connection's change since the last call; None where there is
+        """The words for the connections' change since the last call; None where there is
         none to tell."""
-        up = self.link.connected
+        down = [link for link in self.links if not link.connected]
+        up = not down
         if up == self.told:
             return None
         first, self.told = self.told is None, up
         if up:
             return None if first else f"the broker at {self.url} answers: the table is heard again"
-        low, high = self.link.backoff
+        link = down[0]
+        low, high = link.backoff
         if first:
-            what = f"cannot reach the broker at {self.url} ({self.link.unreachable or 'no answer'})"
+            what = f"cannot reach the broker at {self.url} ({link.unreachable or 'no answer'})"
         else:  # paho's reason for a connection that closed under it is "Unspecified error"
-            why = self.link.last_error.removeprefix("lost the broker: ")
+            why = link.last_error.removeprefix("lost the broker: ")
             why = "its connection closed" if why in ("", "Unspecified error") else why
             what = f"lost the broker at {self.url} ({why})"
         return (
@@ -205,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         flush=True,
     )
-    broker = BrokerWords(link, address)
+    broker = BrokerWords([link, table.staff_link], address)
     while True:
         if (words := broker.change()) is not None:
             print(f"tablectl run: {words}", file=sys.stderr, flush=True)
