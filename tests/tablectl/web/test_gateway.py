@@ -7,6 +7,7 @@ WebSocket clients speaking what the pages speak.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -686,9 +687,13 @@ def test_a_request_head_sent_slowly_is_cut_off_but_a_page_stays_open(
                     break
             except TimeoutError:
                 pass
+            except ConnectionResetError:  # closed with our headers unread: a reset
+                closed_after = time.monotonic() - start
+                break
         assert closed_after is not None and closed_after < 5, closed_after
         silent.settimeout(5)
-        assert silent.recv(100) == b""  # closed too, having sent nothing
+        with contextlib.suppress(ConnectionResetError):  # a reset is closed too
+            assert silent.recv(100) == b""  # closed too, having sent nothing
     finally:
         slow.close()
         silent.close()
