@@ -177,26 +177,22 @@ class JsonlCodec:
         device = self._devices.get(name)
         if device is None:
             if len(self._devices) >= _MAX_DEVICES:  # a damaged id, or a stream not a shoe's
-                self.stats.corrupt += 1
-                ev.append(
-                    CorruptMessage(
-                        f"device_id {name[:40]!r} would be reader {len(self._devices) + 1} on "
-                        f"this line: expected at most {_MAX_DEVICES} (a damaged id)",
-                        json.dumps(msg, separators=(",", ":"))[:200],
-                    )
+                self._corrupt(
+                    f"device_id {name[:40]!r} would be reader {len(self._devices) + 1} on "
+                    f"this line: expected at most {_MAX_DEVICES} (a damaged id)",
+                    json.dumps(msg, separators=(",", ":"))[:200],
+                    ev,
                 )
                 return
             device = self._devices[name] = _Device()
         last = device.last_seq
         lost = _lost(kind, seq, last)
         if lost > _MAX_GAP:
-            self.stats.corrupt += 1
-            ev.append(
-                CorruptMessage(
-                    f"{name} sent seq {seq}{'' if last is None else f' after seq {last}'}: "
-                    f"{lost} messages lost, expected at most {_MAX_GAP} (a damaged number)",
-                    json.dumps(msg, separators=(",", ":")),
-                )
+            self._corrupt(
+                f"{name} sent seq {seq}{'' if last is None else f' after seq {last}'}: "
+                f"{lost} messages lost, expected at most {_MAX_GAP} (a damaged number)",
+                json.dumps(msg, separators=(",", ":")),
+                ev,
             )
             return
         if kind != "boot" and seq == last:
@@ -205,13 +201,11 @@ class JsonlCodec:
                 ev.append(DuplicateDropped(name, seq))
                 return
             was = device.last_message or {}
-            self.stats.corrupt += 1
-            ev.append(
-                CorruptMessage(
-                    f"{name} sent seq {seq} twice with other content: first {_what(was)}, "
-                    f"then {_what(msg)} (expected seq {seq + 1} for a new message)",
-                    json.dumps(msg, separators=(",", ":")),
-                )
+            self._corrupt(
+                f"{name} sent seq {seq} twice with other content: first {_what(was)}, "
+                f"then {_what(msg)} (expected seq {seq + 1} for a new message)",
+                json.dumps(msg, separators=(",", ":")),
+                ev,
             )
             return
         if kind == "boot":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
+import tty
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from drivers.shoe.base import ShoeCodec
 from drivers.shoe.events import ShoeEvent
@@ -46,3 +49,15 @@ def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.005)
     return condition()
+
+
+def make_pty(link: Path) -> int:
+    """A raw pseudo-terminal whose slave ``link`` points at; returns the master fd."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    name = os.ttyname(slave)
+    os.close(slave)
+    tmp = link.with_suffix(".new")
+    os.symlink(name, tmp)
+    os.replace(tmp, link)
+    return master

@@ -4,7 +4,6 @@ grows without bound; the read thread never dies of what the wire sends."""
 
 import os
 import time
-import tty
 from pathlib import Path
 
 import pytest
@@ -34,7 +33,7 @@ from drivers.shoe.framed import (
 from drivers.shoe.jsonl import JsonlCodec, format_jsonl
 from drivers.shoe.transport import SerialTransport
 from drivers.shoe.uspc import UspcCodec, format_uspc_card
-from tests.drivers.shoe_support import kinds, wait_for
+from tests.drivers.shoe_support import kinds, make_pty, wait_for
 
 C = Card.parse
 DECK = parse_deck_map("deck t\n04A1 AS\n04A2 KD\n04A3 TH\n")
@@ -47,18 +46,6 @@ def line(kind: str, seq: int, **extra: object) -> bytes:
 
 def cards(events: list[ShoeEvent]) -> list[CardRead]:
     return [e for e in events if isinstance(e, CardRead)]
-
-
-def make_pty(link: Path) -> int:
-    """A raw pseudo-terminal whose slave ``link`` points at; returns the master fd."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    name = os.ttyname(slave)
-    os.close(slave)
-    tmp = link.with_suffix(".new")
-    os.symlink(name, tmp)
-    os.replace(tmp, link)
-    return master
 
 
 # -- JSON lines -------------------------------------------------------------------------------

@@ -3,7 +3,6 @@ import os
 import socket
 import threading
 import time
-import tty
 from pathlib import Path
 
 from controller.cards import Card
@@ -17,19 +16,7 @@ from drivers.shoe.framed import (
     hello_payload,
 )
 from drivers.shoe.transport import SerialTransport
-from tests.drivers.shoe_support import wait_for
-
-
-def make_pty(link: Path) -> int:
-    """A raw pseudo-terminal whose slave ``link`` points at; returns the master fd."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    name = os.ttyname(slave)
-    os.close(slave)
-    tmp = link.with_suffix(".new")
-    os.symlink(name, tmp)
-    os.replace(tmp, link)
-    return master
+from tests.drivers.shoe_support import make_pty, wait_for
 
 
 def of_kind(events: list[ShoeEvent], kind: type) -> list[ShoeEvent]:
