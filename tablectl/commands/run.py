@@ -193,6 +193,8 @@ def run(args: argparse.Namespace) -> int:
     link.wait_connected(FIRST_ANSWER_SECONDS)  # a refusal answers at once
     if link.refused is not None:
         raise end_refused()
+    if link.connected:  # the broker answers: the staff's connection is a moment behind
+        table.staff_link.wait_connected(FIRST_ANSWER_SECONDS)
     state = table.service.state
     print(
         json.dumps(
@@ -200,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
                 "table": config.table.id,
                 "game": config.table.game.value,
                 "broker": address.url(),
-                "connected": link.connected,
+                "connected": link.connected and table.staff_link.connected,
                 "journal": str(table.journal_path),
                 "phase": state.phase.value,
                 "rounds_started": state.rounds_started,
