@@ -73,6 +73,7 @@ from controller.games import Seating
 from controller.games.base import Game
 from controller.games.rules import Spot, format_amount
 from controller.table import Phase, TableConfig, TableState, handle, new_table
+from tablectl.workers import shown
 
 __all__ = [
     "Scenario",
@@ -415,10 +416,9 @@ def _seconds(text: str, where: str, what: str, *, least: bool) -> float:
         value = math.nan
     if not (math.isfinite(value) and (value >= 0 if least else value > 0) and value <= MAX_SECONDS):
         bound = "from 0 to" if least else "above 0 and at most"
-        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
         raise ScenarioError(
             f"{where}: {what} takes a number of seconds {bound} {MAX_SECONDS:.0f} (a week); "
-            f"got {shown}"
+            f"got {shown(text)}"
         )
     return value
 

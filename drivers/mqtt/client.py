@@ -180,8 +180,9 @@ class MqttLink:
         self._subscribed = threading.Event()
         self._subscribe_mid: int | None = None
         self.connects = 0
-        self.failed_tries = 0  # tries to reach the broker that found nothing there
-        self.unreachable = ""  # why the last of them failed, in the system's words
+        # why the broker was last out of reach, in plain words: the system's reason a try to
+        # reach it failed (refused, a name that does not resolve), or why it was lost
+        self.down_reason = ""
         self.dropped = 0
         self.last_error = ""
         client = _Client(
@@ -306,17 +307,20 @@ class MqttLink:
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         error = self._client.connect_error
-        self.unreachable = (error.strerror or str(error)) if error is not None else "no answer"
-        self.last_error = f"cannot reach the broker: {self.unreachable}"
-        self.failed_tries += 1
+        self.down_reason = (error.strerror or str(error)) if error is not None else "no answer"
+        self.last_error = f"cannot reach the broker: {self.down_reason}"
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:  # fmt: skip
         was = self._connected.is_set()
         self._connected.clear()
         self._subscribed.clear()
+        if reason.is_failure:  # paho calls a connection closed under it "Unspecified error"
+            text = str(reason)
+            self.down_reason = "its connection closed" if text == "Unspecified error" else text
         if was or not self.last_error:  # keep why a login was refused
-            self.last_error = "" if not reason.is_failure else f"lost the broker: {reason}"
+            lost = f"lost the broker: {self.down_reason}"
+            self.last_error = lost if reason.is_failure else ""
         if was and self.on_disconnected is not None:
             self.on_disconnected(self.last_error or "disconnected")
 

@@ -146,11 +146,9 @@ class BrokerWords:
         link = down[0]
         low, high = link.backoff
         if first:
-            what = f"cannot reach the broker at {self.url} ({link.unreachable or 'no answer'})"
-        else:  # paho's reason for a connection that closed under it is "Unspecified error"
-            why = link.last_error.removeprefix("lost the broker: ")
-            why = "its connection closed" if why in ("", "Unspecified error") else why
-            what = f"lost the broker at {self.url} ({why})"
+            what = f"cannot reach the broker at {self.url} ({link.down_reason or 'no answer'})"
+        else:
+            what = f"lost the broker at {self.url} ({link.down_reason or 'its connection closed'})"
         return (
             f"{what}: the table runs on and journals every event, but no console, display or "
             f"seat hears it until the broker answers; tried again every {low} to {high} s"
