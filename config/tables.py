@@ -81,7 +81,21 @@ class TableSettings(_Strict):
         "the last state made: between rounds too",
     )
     confirm_payments: bool = False
-    seats: list[str] = Field(default_factory=list, description="studio seat ids: 1, 2, ...")
+    seats: list[str] = Field(
+        default_factory=list,
+        description="studio seat ids: 1, 2, ...; where listed, commands and presence from "
+        "any other seat id are ignored (counted, and alerted to the pit)",
+    )
+    seat_commands_per_second: float = Field(
+        default=5.0,
+        gt=0,
+        le=10_000,
+        description="each seat's commands taken at most this many a second after its burst; "
+        "what a seat sends faster is refused unread (the seat told why, the pit once a flood)",
+    )
+    seat_command_burst: int = Field(
+        default=20, ge=1, le=100_000, description="the commands a seat may send at once"
+    )
     balance: Fraction | None = Field(default=None, ge=0, description="each seat's start")
 
     @field_validator("balance", mode="before")

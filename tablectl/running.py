@@ -20,6 +20,7 @@ from config.tables import NoShoe, SerialShoe, SimulatedShoe, TableFile
 from controller.crosscheck import CrossCheck, card_faces
 from controller.errors import ConfigError, ProfileError
 from controller.games import Seating
+from controller.rate import CommandRate
 from controller.topics import Topics
 from controller.views import Projector
 from drivers.camera.capture import VideoCaptureSource
@@ -82,6 +83,8 @@ class RunningTable:
         kwargs["halts_on_shoe_loss"] = (
             not isinstance(shoe, NoShoe) and getattr(shoe, "dialect", "framed") != "framed"
         )
+        kwargs["seat_rate"] = CommandRate(t.seat_commands_per_second, t.seat_command_burst)
+        kwargs["seats"] = t.seats or None
         self.service = TableService(self.runner, projector=projector, **kwargs)
         projector.hardware = self.service.hardware
         self.service.projector.yellow_seconds = t.yellow_seconds

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,6 +47,7 @@ from controller.events import (
 )
 from controller.inbound import CommandRejected, parse_command
 from controller.journal import Seal, record_text
+from controller.rate import CommandRate, Taken
 from controller.table import Phase, TableState, dealt_as
 from controller.topics import Sender, Topics
 from controller.views import DEALER, PIT, PUBLIC, Outgoing, Projector
@@ -55,6 +57,7 @@ from tablectl.answers import Answer, answer_of, refusal
 from tablectl.hardware import camera_change, shoe_back, shoe_lost, shoe_lost_halt
 from tablectl.runtime import TableRunner
 from tablectl.shoe_reasons import shoe_reason
+from tablectl.workers import shown
 
 __all__ = ["Inbound", "Publisher", "TableService"]
 
@@ -123,8 +126,18 @@ class TableService:
         births: Callable[[], int] | None = None,
         crosscheck: CrossCheck | None = None,
         hardware_every: float | None = HARDWARE_REFRESH_SECONDS,
+        seat_rate: CommandRate | None = None,
+        seats: Collection[str] | None = None,
     ) -> None:
         self.runner = runner
+        #: how fast each seat's commands are taken (None: as fast as they come)
+        self.seat_rate = seat_rate
+        #: the table's seat ids, where it has a list of them (a studio's): commands and
+        #: presence from any other seat id are ignored (None: every seat id is heard)
+        self.seats = None if seats is None else frozenset(seats)
+        self.refused_unread = 0  # seats' commands refused for coming too fast
+        self.unknown_seats = 0  # commands and presence from seat ids the table does not have
+        self._unknown_told = -math.inf  # when the pit last heard of an unknown seat id
         self.births = births
         self.crosscheck = crosscheck
         self.seen: CameraObservation | None = None  # the camera's latest stable view
@@ -292,6 +305,11 @@ class TableService:
         for name, figures in self.live.items():
             parts[name] = {**parts.get(name, {}), **figures()}
         parts["journal"] = self.runner.journal_status()
+        broker = parts.setdefault("broker", {})
+        if self.refused_unread:  # seats' commands refused for coming too fast
+            broker["seat_commands_refused_too_fast"] = self.refused_unread
+        if self.unknown_seats:
+            broker["unknown_seat_messages"] = self.unknown_seats
         return parts
 
     # ------------------------------------------------------------------ MQTT callbacks
@@ -475,6 +493,8 @@ class TableService:
                 self._shoe(inbound.item, now)
             case "presence":
                 seat = self.topics.presence_of(inbound.topic)
+                if not self._known_seat(seat, now):
+                    return
                 presence = inbound.payload.strip()
                 who = f"seat:{seat}"
                 away = who in self.runner.state.away
@@ -566,11 +586,32 @@ class TableService:
         sender = self.topics.sender_of(topic)
         if sender is None:
             return
+        if sender.role == "seat" and not self._known_seat(sender.seat, now):
+            return
         audience = _audience(sender)
+        taken = (
+            self.seat_rate.take(audience, now)
+            if self.seat_rate is not None and sender.role == "seat"
+            else None
+        )
+        if taken is not None:
+            self._flood_told(audience, taken, now)
         try:
             command_id, event = parse_command(sender, payload)
         except CommandRejected as error:
-            self._reject(audience, error.command_id, error.command, str(error), now)
+            # in a flood the seat is told why, the pit only of the flood
+            tell_pit = taken is None or taken.ok
+            self._reject(audience, error.command_id, error.command, str(error), now, tell_pit)
+            return
+        if taken is not None and not taken.ok:
+            self.refused_unread += 1
+            self._publish(
+                [
+                    self.projector.reply(
+                        audience, command_id, event.kind, False, self._too_fast(), now
+                    )
+                ]
+            )
             return
         known = self.runner.answers.get(audience, command_id)
         if known is not None:  # sent again (a retry): answered as before, not applied again
@@ -582,10 +623,67 @@ class TableService:
             [self.projector.reply(audience, command_id, event.kind, answer.ok, answer.reason, now)]
         )
 
-    def _reject(self, audience: str, command_id: str, name: str, reason: str, now: float) -> None:
-        """Refuse a command before the table sees it: its sender is told why, and the pit."""
+    def _too_fast(self) -> str:
+        assert self.seat_rate is not None
+        rate = self.seat_rate
+        return (
+            f"expected at most {rate.burst} commands at once from a seat and "
+            f"{rate.per_second:g} a second after that; got more: this command was not "
+            "looked at and changed nothing; wait a few seconds and send it again"
+        )
+
+    def _flood_told(self, audience: str, taken: Taken, now: float) -> None:
+        """The pit told once when a seat's flood starts, and once when it ends."""
+        assert self.seat_rate is not None
+        if taken.flood_starts:
+            text = (
+                f"{audience} sends commands faster than {self.seat_rate.per_second:g} a "
+                "second: the ones beyond are refused unread (the seat is told each time) "
+                "until it slows down"
+            )
+            self._alert("warning", text, now)
+        elif taken.flood_ends:
+            text = (
+                f"{audience} slowed down: {taken.refused} of its commands were refused "
+                f"unread over {max(0.0, now - taken.since):.1f} s; its commands are taken again"
+            )
+            self._alert("info", text, now)
+
+    def _known_seat(self, seat: str | None, now: float) -> bool:
+        """Whether a message from ``seat`` (None: not a seat's) is heard: every seat's at a
+        table without a list of seats, else only those listed. Another seat id's message is
+        counted and dropped unanswered (a reply to it would open a stream for a made-up id),
+        and the pit hears of it at most once a minute."""
+        if seat is None or self.seats is None or seat in self.seats:
+            return True
+        self.unknown_seats += 1
+        if now - self._unknown_told >= 60.0 or now < self._unknown_told:
+            self._unknown_told = now
+            listed = ", ".join(sorted(self.seats)) or "none"
+            self._alert(
+                "warning",
+                f"messages from seat {shown(seat)}, which this table does not have (its "
+                f"seats: {listed}), are ignored ({self.unknown_seats} so far): check the "
+                "seat's console and the table's seats",
+                now,
+            )
+        return False
+
+    def _reject(
+        self,
+        audience: str,
+        command_id: str,
+        name: str,
+        reason: str,
+        now: float,
+        tell_pit: bool = True,
+    ) -> None:
+        """Refuse a command before the table sees it: its sender is told why, and the pit
+        (unless ``tell_pit`` is off: a seat's flood is told to the pit once)."""
         self.rejected += 1
         self._publish([self.projector.reply(audience, command_id, name, False, reason, now)])
+        if not tell_pit:
+            return
         data = {"from": audience, "command": name, "reason": reason}
         self._publish(
             [self.projector.event(PIT, self.topics.pit.events, "command_rejected", data, now)]
@@ -594,7 +692,7 @@ class TableService:
     def _retained(self, topic: str, payload: bytes, now: float) -> None:
         """A command the broker kept (:meth:`on_retained`): refused, whatever it says."""
         sender = self.topics.sender_of(topic)
-        if sender is None:
+        if sender is None or (sender.role == "seat" and not self._known_seat(sender.seat, now)):
             return
         try:
             command_id, event = parse_command(sender, payload)

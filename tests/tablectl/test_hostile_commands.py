@@ -35,7 +35,12 @@ def test_hostile_commands_are_all_refused_and_change_nothing(
     mosquitto: Any, mqtt_client: Any, table_id: str, tmp_path: Path, count: int
 ) -> None:
     assert len(KINDS) >= 20
-    config = parse_table_text(table_file(table_id, tmp_path / "j.db", "enabled = false"), "test")
+    # every payload reaches the table's own checks: no seat's commands are refused for
+    # coming fast here (test_seat_flood.py checks that refusal)
+    text = table_file(table_id, tmp_path / "j.db", "enabled = false").replace(
+        "[shoe]", "seat_commands_per_second = 10000\nseat_command_burst = 100000\n[shoe]", 1
+    )
+    config = parse_table_text(text, "test")
     table = RunningTable(
         config, tmp_path, BrokerAddress("127.0.0.1", mosquitto.port, "controller", "controller-dev")
     )
