@@ -52,11 +52,18 @@ def parse_uspc_card(text: str) -> Card:
     """A card as the shoe writes it: ``4S`` or ``10H`` (game) or ``H3``, ``S10`` (burn).
 
     Rank letters and suit letters never overlap, so both orders are read without guessing.
+    The shoe writes no blank inside a token: one there (``S 4``, `` 4S``) is a damaged or
+    an inserted byte, refused, never read round.
 
     >>> parse_uspc_card("4S"), parse_uspc_card("H3"), parse_uspc_card("S10"), parse_uspc_card("TD")
     (Card('4S'), Card('3H'), Card('TS'), Card('TD'))
+    >>> parse_uspc_card("S 4")
+    Traceback (most recent call last):
+    controller.errors.InvalidCard: bad card 'S 4': expected a rank and a suit, nothing between
     """
-    code = text.strip().upper()
+    if not text or any(c.isspace() for c in text):
+        raise InvalidCard(f"bad card {text!r}: expected a rank and a suit, nothing between")
+    code = text.upper()
     if len(code) >= 2 and code[0] in _SUITS:
         code = code[1:] + code[0]
     return Card.parse(code)

@@ -49,6 +49,10 @@ def test_card_codes_both_orders_and_the_simulator_format_round_trip() -> None:
 GARBLED = [
     ("bad suit", b" [Game]<Card:4X> ", ["corrupt"]),
     ("bad rank", b" [Game]<Card:1S> ", ["corrupt"]),
+    # a blank inside a card token is a damaged or inserted byte: never read round it
+    ("blank inside", b" [Manual Burn Cards]<Card:S 4> ", ["corrupt"]),
+    ("blank before", b" [Game]<Card: 4S> ", ["corrupt"]),
+    ("tab inside", b" [Game]<Card:1\t0S> ", ["corrupt"]),
     ("non-ascii in token", b" [Game]<Ca\x85d:4S> ", ["corrupt"]),
     ("unterminated token", b" [Game]<Card:4S ", ["corrupt"]),
     ("missing opener", b" [Game]Card:4S> ", ["corrupt"]),
