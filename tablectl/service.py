@@ -110,6 +110,13 @@ HANDOVER_LIMIT_SECONDS = 0.002
 #: state is not sent for these figures alone
 HARDWARE_REFRESH_SECONDS = 5.0
 
+#: the system clock moving this much more or less than the table's own running time
+#: (the monotonic clock) between two looks is a step of it, told to the pit: the round's
+#: timers run on the system clock (their deadlines are journaled, and survive a restart),
+#: so a step moves them with it. Looks come with every input and every
+#: HARDWARE_REFRESH_SECONDS; a time service slews small errors far slower than this
+CLOCK_STEP_SECONDS = 2.0
+
 
 class TableService:
     """One running table: a thread that journals and applies inputs, and publishes views."""
@@ -128,8 +135,13 @@ class TableService:
         hardware_every: float | None = HARDWARE_REFRESH_SECONDS,
         seat_rate: CommandRate | None = None,
         seats: Collection[str] | None = None,
+        monotonic: Callable[[], float] | None = None,
     ) -> None:
         self.runner = runner
+        #: the table's own running time, to tell a step of ``clock`` by (the process's
+        #: monotonic clock beside the system's; with another ``clock`` only where given)
+        self.monotonic = monotonic or (time.monotonic if clock is time.time else None)
+        self._clock_mark: tuple[float, float] | None = None  # (clock, monotonic) last looked
         #: how fast each seat's commands are taken (None: as fast as they come)
         self.seat_rate = seat_rate
         #: the table's seat ids, where it has a list of them (a studio's): commands and
@@ -454,6 +466,7 @@ class TableService:
 
     def _on_timer(self) -> None:
         now = self.clock()
+        self._clock_check(now)
         if self._hardware_due is not None and now >= self._hardware_due:
             self._refresh_hardware(now)
         if self._round_due is None or now < self._round_due:
@@ -480,8 +493,26 @@ class TableService:
         except Exception as error:
             self._unexpected(Inbound("hardware refresh"), error)
 
+    def _clock_check(self, now: float) -> None:
+        """Tell the pit when the system clock stepped since the last look
+        (:data:`CLOCK_STEP_SECONDS`), and look at the hardware's figures again on time
+        after a step back (their next look was set on the clock before it)."""
+        if self.monotonic is None:
+            return
+        mono = self.monotonic()
+        mark, self._clock_mark = self._clock_mark, (now, mono)
+        if mark is None:
+            return
+        step = (now - mark[0]) - (mono - mark[1])
+        if abs(step) < CLOCK_STEP_SECONDS:
+            return
+        self._alert("warning", clock_step(step, self.runner.state.phase), now)
+        if step < 0 and self.hardware_every is not None:
+            self._hardware_due = now + self.hardware_every
+
     def _handle(self, inbound: Inbound) -> None:
         now = self.clock()
+        self._clock_check(now)
         match inbound.kind:
             case "event":
                 inbound.result.extend(self._apply(inbound.item, now))
@@ -796,6 +827,26 @@ class TableService:
         for message in messages:
             if self.publisher.publish(message.topic, message.payload, retain=message.retain):
                 self.published += 1
+
+
+def clock_step(step: float, phase: Phase) -> str:
+    """The pit's words for a step of the system clock by ``step`` seconds."""
+    size = f"{abs(step):,.0f} s" if abs(step) < 120 else f"{abs(step) / 60:,.0f} min"
+    if step > 0:
+        what = (
+            f"the system clock stepped forward by {size} more than the table's own running "
+            "time (a time service's correction, or the host paused): the round's betting "
+            "and decision timers run on it and moved with it, so a window open now may have "
+            "closed early"
+        )
+    else:
+        what = (
+            f"the system clock stepped back by {size}: the round's betting and decision "
+            "timers run on it and moved with it, so a window open now runs that much longer "
+            "(the dealer can close betting at any time)"
+        )
+    now = "" if phase in (Phase.BETTING, Phase.DECIDING) else " (no timer runs now)"
+    return f"{what}{now}; check the host's time service (NTP)"
 
 
 def _audience(sender: Sender) -> str:
