@@ -614,10 +614,8 @@ class TableService:
             self._publish(self.projector.states(self.runner.state, now, only=STAFF))
 
     def _command(self, topic: str, payload: bytes, now: float) -> None:
-        sender = self.topics.sender_of(topic)
+        sender = self._sender(topic, now)
         if sender is None:
-            return
-        if sender.role == "seat" and not self._known_seat(sender.seat, now):
             return
         audience = _audience(sender)
         taken = (
@@ -636,13 +634,10 @@ class TableService:
             return
         if taken is not None and not taken.ok:
             self.refused_unread += 1
-            self._publish(
-                [
-                    self.projector.reply(
-                        audience, command_id, event.kind, False, self._too_fast(), now
-                    )
-                ]
+            reply = self.projector.reply(
+                audience, command_id, event.kind, False, self._too_fast(), now
             )
+            self._publish([reply])
             return
         known = self.runner.answers.get(audience, command_id)
         if known is not None:  # sent again (a retry): answered as before, not applied again
@@ -679,6 +674,14 @@ class TableService:
                 f"unread over {max(0.0, now - taken.since):.1f} s; its commands are taken again"
             )
             self._alert("info", text, now)
+
+    def _sender(self, topic: str, now: float) -> Sender | None:
+        """Who sends on ``topic`` if it is a command topic of this table and its sender is
+        heard (:meth:`_known_seat`), else None."""
+        sender = self.topics.sender_of(topic)
+        if sender is None or sender.role != "seat":
+            return sender
+        return sender if self._known_seat(sender.seat, now) else None
 
     def _known_seat(self, seat: str | None, now: float) -> bool:
         """Whether a message from ``seat`` (None: not a seat's) is heard: every seat's at a
@@ -722,8 +725,8 @@ class TableService:
 
     def _retained(self, topic: str, payload: bytes, now: float) -> None:
         """A command the broker kept (:meth:`on_retained`): refused, whatever it says."""
-        sender = self.topics.sender_of(topic)
-        if sender is None or (sender.role == "seat" and not self._known_seat(sender.seat, now)):
+        sender = self._sender(topic, now)
+        if sender is None:
             return
         try:
             command_id, event = parse_command(sender, payload)
