@@ -19,7 +19,9 @@ four corners) and H (German letters) each alone. The real frames timed are deck 
 photograph of its laid-out deck at 1280x720 (52 cards), a part of it enlarged to 1280x720
 (about 19 cards, some cut by the frame's edge), three of its rows of seven enlarged so (21
 whole cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
-(exported squashed to 640x640, restored to the camera's 1280x720). Beside them, every
+(exported squashed to 640x640, restored to the camera's 1280x720); each frame's time is
+also split by stage (outlines found, outlines read, the index search and its squash
+probe), to show where a frame's time goes. Beside them, every
 photograph listing at least ``CROWDED`` cards is resized to 1280x720 and timed too (each
 for a sixth of ``--seconds``): the median, best and worst fps, and how many reach the
 target's 25, so that the speed is measured on real frames in general, not on four chosen
@@ -60,6 +62,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+import drivers.camera.recognizer as module
 from config.camera import load_zones
 from controller.cards import STANDARD_52, Card
 from drivers.camera.calibrate import Refusal, calibrate_files
@@ -90,6 +93,59 @@ def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
     return n / elapsed, n / max(time.process_time() - cpu, 1e-9)
 
 
+#: the stages of a frame's reading that :func:`stage_times` times, each the recognizer's own
+#: function (the module's ``locate`` or a :class:`Recognizer` method), and what a reader of
+#: the figures calls it; each stage's time is its own, less the stages it calls
+STAGES = (
+    ("locate", "outlines found"),
+    ("_recognize", "outlines read"),
+    ("_read_indices", "index search"),
+    ("_probed_squash", "squash probed"),
+)
+
+
+def stage_times(recognizer: Recognizer, frame: np.ndarray, repeats: int) -> dict[str, float]:
+    """Where a frame's reading time goes: the mean CPU milliseconds of each of
+    :data:`STAGES` over ``repeats`` readings (after one warm-up), and ``other`` (the frame's
+    exposure, a second look white-balanced where no card was read, the zones). Each stage
+    is timed by wrapping the recognizer's own function for the duration of the call (the
+    wrappers cost a few microseconds a frame); nothing else is changed."""
+    spent = {name: 0.0 for name, _ in STAGES}
+    inner: list[float] = []  # the time of the stages called within the running one
+
+    def timed(name: str, work: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            inner.append(0.0)
+            start = time.process_time()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                took = time.process_time() - start
+                spent[name] += took - inner.pop()
+                if inner:
+                    inner[-1] += took
+
+        return run
+
+    originals = {name: getattr(module, name, None) or getattr(Recognizer, name)
+                 for name, _ in STAGES}  # fmt: skip
+    recognizer.recognize(frame)
+    try:
+        for name, work in originals.items():
+            target = module if hasattr(module, name) else Recognizer
+            setattr(target, name, timed(name, work))
+        start = time.process_time()
+        for _ in range(repeats):
+            recognizer.recognize(frame)
+        total = time.process_time() - start
+    finally:
+        for name, work in originals.items():
+            setattr(module if hasattr(module, name) else Recognizer, name, work)
+    out = {label: round(1000 * spent[name] / repeats, 1) for name, label in STAGES}
+    out["other"] = round(1000 * (total - sum(spent.values())) / repeats, 1)
+    return out
+
+
 #: deck C's two webcam frames of 18 cards (piled on a knitted blanket), timed too
 WEBCAM_FRAMES = ("amm_WIN_20240627_12_48_18_Pro.jpg", "amm_WIN_20240627_12_49_21_Pro.jpg")
 
@@ -114,8 +170,10 @@ def crowded_speed(
 ) -> dict[str, Any]:
     """Every photograph listing at least :data:`CROWDED` cards, resized to 1280x720
     (shrunk by area, enlarged by cubic interpolation), timed in process CPU time: the
-    median, best and worst fps, how many reach :data:`TARGET_FPS`, and each one's."""
+    median, best and worst fps, how many reach :data:`TARGET_FPS`, each one's, and the mean
+    time of each stage of their reading (:func:`stage_times`)."""
     each: dict[str, float] = {}
+    stages: dict[str, float] = {}  # each stage's CPU ms, summed over the photographs
     for name, cards in sorted(labels.items()):
         if len(cards) < CROWDED:
             continue
@@ -124,6 +182,8 @@ def crowded_speed(
         interpolation = cv2.INTER_AREA if shrink else cv2.INTER_CUBIC
         frame = np.asarray(cv2.resize(image, (1280, 720), interpolation=interpolation), np.uint8)
         each[name] = round(rate(partial(recognizer.recognize, frame), seconds)[1], 1)
+        for stage, ms in stage_times(recognizer, frame, 2).items():
+            stages[stage] = stages.get(stage, 0.0) + ms
     rates = sorted(each.values())
     if not rates:
         return {"photographs": 0}
@@ -133,6 +193,7 @@ def crowded_speed(
         "best_fps": rates[-1],
         "worst_fps": rates[0],
         "at_target": sum(r >= TARGET_FPS for r in rates),
+        "mean_ms_by_stage": {k: round(v / len(rates), 1) for k, v in stages.items()},
         "each": each,
     }
 
@@ -174,7 +235,8 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
         fps, fps_cpu = rate(partial(recognizer.recognize, frame), seconds)
         found = recognizer.recognize(frame)
         speed[name] = {"fps": round(fps, 1), "fps_cpu_time": round(fps_cpu, 1),
-                       "outlines": len(found.detections), "read": len(found.cards)}  # fmt: skip
+                       "outlines": len(found.detections), "read": len(found.cards),
+                       "ms_by_stage": stage_times(recognizer, frame, 10)}  # fmt: skip
     return {
         "crowded_speed": crowded_speed(root, labels, recognizer, seconds / 6),
         "calibrated": calibrated_figures(root, labels, decks),
@@ -428,6 +490,10 @@ def main() -> int:
             f"real frame {name}: {t['fps']:.1f} fps wall clock, {t['fps_cpu_time']:.1f} fps "
             f"CPU time ({t['outlines']} outlines, {t['read']} read)"
         )
+        print(
+            "  CPU ms a frame by stage: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in t["ms_by_stage"].items())
+        )
     crowded = real["crowded_speed"]
     if crowded["photographs"]:
         print(
@@ -436,6 +502,8 @@ def main() -> int:
             f" worst {crowded['worst_fps']:.1f}; at {TARGET_FPS:.0f} fps or more:"
             f" {crowded['at_target']}"
         )
+        by_stage = crowded["mean_ms_by_stage"].items()
+        print("  mean CPU ms a frame by stage: " + ", ".join(f"{k} {v:.1f}" for k, v in by_stage))
     return 0
 
 
