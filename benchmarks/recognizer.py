@@ -21,7 +21,11 @@ photograph of its laid-out deck at 1280x720 (52 cards), a part of it enlarged to
 whole cards), and deck C's two webcam frames of 18 cards piled on a knitted blanket
 (exported squashed to 640x640, restored to the camera's 1280x720); each frame's time is
 also split by stage (outlines found, outlines read, the index search and its squash
-probe), to show where a frame's time goes. Beside them, every
+probe), to show where a frame's time goes. Deck F's own faces, cut out of that
+photograph, are also dealt on a rendered felt table as a studio deals a round (cards 83
+pixels wide), the real print a studio's camera would see: one such frame is timed, and 40
+deals are read plain and 40 under the rendered frames' augmentations (tilt, blur, noise,
+glare, JPEG, other felts). Beside them, every
 photograph listing at least ``CROWDED`` cards is resized to 1280x720 and timed too (each
 for a sixth of ``--seconds``): the median, best and worst fps, and how many reach the
 target's 25, so that the speed is measured on real frames in general, not on four chosen
@@ -78,8 +82,9 @@ from drivers.camera.imageio import read_image
 from drivers.camera.profile import builtin_profile, load_profile
 from drivers.camera.recognizer import Recognizer, index_patches
 from simulators.camera.accuracy import measure, rendered_frames
-from simulators.camera.alter import ALTERATIONS, close_ups, read_altered
-from simulators.camera.scene import SceneOptions, deal_layout, render_scene
+from simulators.camera.alter import ALTERATIONS, close_ups, dealt_on_felt, read_altered, real_faces
+from simulators.camera.render import CARD_HEIGHT, CARD_WIDTH
+from simulators.camera.scene import SceneOptions, deal_layout, random_options, render_scene
 
 
 def rate(work: Callable[[], object], seconds: float) -> tuple[float, float]:
@@ -227,9 +232,12 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
     rows = np.asarray(
         cv2.resize(layout[140:628, 30:878], (1280, 720), interpolation=cv2.INTER_CUBIC), np.uint8
     )
+    dealt = dealt_figures(root, labels, recognizer)
     frames = [("1280x720, 52 cards", whole), ("1280x720, about 19 cards", part)]
     frames += [("1280x720, 21 whole cards", rows)]
     frames += [(f"webcam 1280x720, 18 cards ({i})", f) for i, f in enumerate(webcam, 1)]
+    if dealt is not None:
+        frames += [("1280x720, 19 of deck F's cards dealt on felt", dealt.pop("frame"))]
     speed = {}
     for name, frame in frames:
         fps, fps_cpu = rate(partial(recognizer.recognize, frame), seconds)
@@ -240,6 +248,7 @@ def real_figures(root: Path, recognizer: Recognizer, seconds: float) -> dict[str
     return {
         "crowded_speed": crowded_speed(root, labels, recognizer, seconds / 6),
         "calibrated": calibrated_figures(root, labels, decks),
+        "dealt_on_felt": dealt,
         "images": result.overall.images,
         "seconds": round(seconds_taken, 1),
         "groups": {k: v.to_json() for k, v in groups.items()},
@@ -328,6 +337,43 @@ def calibrated_figures(
         "overall": result.overall.to_json(),
         "by_deck": {k: v.to_json() for k, v in sorted(result.groups["deck"].items())},
     }
+
+
+#: the deals of deck F's real faces on felt read for accuracy, plain and under the renderer's
+#: augmentations (each seed its own cards, places and, augmented, camera, light and felt)
+DEALT_SEEDS = range(40)
+
+
+def dealt_figures(
+    root: Path, labels: dict[str, frozenset[Card]], recognizer: Recognizer
+) -> dict[str, Any] | None:
+    """Deck F's own faces (cut out of its laid-out photograph where read right from an
+    outline found whole) dealt on a rendered felt table as a studio deals a round
+    (:func:`~simulators.camera.alter.dealt_on_felt`): real print at a studio camera's scale
+    (cards 83 pixels wide at 1280 x 720), read plain and under every augmentation of the
+    rendered frames; and the frame of seed 2026 to time. None where the folder lacks the
+    photograph."""
+    name = f"images/{LAYOUT[0]}"
+    if not (root / name).is_file():
+        return None
+    faces = real_faces(read_image(root / name), recognizer, labels[name], (CARD_WIDTH, CARD_HEIGHT))
+    zones = load_zones()
+    out: dict[str, Any] = {"faces": len(faces)}
+    for kind in ("plain", "augmented"):
+        tally = {"dealt": 0, "right": 0, "wrong": 0, "misreads": []}
+        for seed in DEALT_SEEDS:
+            options = random_options(random.Random(seed)) if kind == "augmented" else None
+            frame = dealt_on_felt(faces, zones, seed, options)
+            dealt = {c.card for c in frame.cards}
+            read = recognizer.recognize(frame.image).cards
+            tally["dealt"] += len(dealt)
+            tally["right"] += sum(d.card in dealt for d in read)
+            wrong = [str(d.card) for d in read if d.card not in dealt]
+            tally["wrong"] += len(wrong)
+            tally["misreads"] += [f"seed {seed}: {c}" for c in wrong]
+        out[kind] = tally
+    out["frame"] = dealt_on_felt(faces, zones, 2026).image
+    return out
 
 
 def tally_header(first: str) -> str:
@@ -464,6 +510,15 @@ def main() -> int:
               f"{cal['source']}; {len(cal['refused'])} refused")  # fmt: skip
     for name, t in [("decks D and F", cal["overall"]), *cal["by_deck"].items()] if cal else []:
         print(tally_row(name, t))
+    dealt = real["dealt_on_felt"]
+    if dealt is not None:
+        deals = len(DEALT_SEEDS)
+        print(f"deck F's {dealt['faces']} real faces dealt on felt, 19 a deal, {deals} deals:")
+        for kind in ("plain", "augmented"):
+            t = dealt[kind]
+            print(f"  {kind:<10} dealt {t['dealt']:>4}  right {t['right']:>4} "
+                  f"({100 * t['right'] / t['dealt']:.1f} %)  wrong {t['wrong']}"
+                  + (f": {', '.join(t['misreads'])}" if t["misreads"] else ""))  # fmt: skip
     perturbed = real.get("perturbed")
     if perturbed:
         print("standard decks' photographs altered (--perturbed; the other decks' misreads too):")

@@ -2117,12 +2117,50 @@ def frame_squash(quads: Sequence[NDArray[np.float64]], aspect: float) -> float:
 _SQUASHES = np.geomspace(0.5, 2.0, 57)  # the stretches tried, about 2.5 % apart
 
 
+#: the index search looks for ink only within this many typical card heights of the paper
+#: its cards read leave unexplained (a card's index lies on its own paper; its glyphs'
+#: neighbourhoods and the guessed index box reach a third of a card beyond), unless that
+#: covers at least SEARCH_WHOLE of the frame
+SEARCH_REACH = 1.0
+SEARCH_WHOLE = 0.5
+
+
+def _search_window(
+    left: Image, scale: NDArray[np.float64], card_h: float, shape: tuple[int, ...]
+) -> _Window | None:
+    """The part of the frame the index search looks at: the box round the paper ``left``
+    (a mask of the frame shrunk by ``scale``), :data:`SEARCH_REACH` typical card heights
+    (``card_h``, frame pixels) wider each way; None (the whole frame) where no card was
+    read to size it, or where the box covers at least :data:`SEARCH_WHOLE` of the frame."""
+    if card_h <= 0:
+        return None
+    h, w = shape[:2]
+    x, y, bw, bh = cv2.boundingRect(left)
+    reach = SEARCH_REACH * card_h
+    x0 = max(0, int(x * scale[0] - reach))
+    y0 = max(0, int(y * scale[1] - reach))
+    x1 = min(w, math.ceil((x + bw) * scale[0] + reach))
+    y1 = min(h, math.ceil((y + bh) * scale[1] + reach))
+    if (x1 - x0) * (y1 - y0) >= SEARCH_WHOLE * w * h:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def _shrunk_window(window: _Window, f: int, w: int, h: int) -> _Window:
+    """A window of the frame (x0, y0, x1, y1) on the frame shrunk by ``f`` to ``w`` x
+    ``h``: every shrunk pixel it touches, within the shrunk frame."""
+    x0, y0, x1, y1 = window
+    return (max(0, x0 // f), max(0, y0 // f), min(w, -(-x1 // f)), min(h, -(-y1 // f)))
+
+
 @dataclass(frozen=True, slots=True)
 class IndexInk:
     """The ink components a frame shows, where index glyphs are looked for
     (:func:`index_ink`): each component's box (its width and height) and area in frame
     pixels, its centre on the frame, and whether it lies inside a card already read; their
-    labels on the frame shrunk by (``sx``, ``sy``)."""
+    labels on the frame shrunk by (``sx``, ``sy``), over the part of it looked at: from
+    ``origin`` (x, y, in shrunk pixels) on, as large as ``labels``, of a shrunk frame of
+    ``shrunk`` (width, height) pixels (all of it where no window was given)."""
 
     labels: NDArray[np.int32]
     w: NDArray[np.float64]
@@ -2134,6 +2172,8 @@ class IndexInk:
     sy: float
     width: int  # the frame's
     height: int
+    origin: tuple[int, int] = (0, 0)
+    shrunk: tuple[int, int] = (0, 0)
 
 
 def index_ink(
@@ -2143,6 +2183,7 @@ def index_ink(
     *,
     beside_edges: bool = False,
     memo: dict[tuple[Any, ...], Any] | None = None,
+    window: _Window | None = None,
 ) -> IndexInk:
     """The ink components of ``frame`` that index glyphs may be (:func:`index_hypotheses`),
     looked for around the typical card of ``card_height`` pixels (0: any size).
@@ -2159,14 +2200,19 @@ def index_ink(
     :func:`beside_edges_hypotheses`), around one card height or two; the same ink is then
     found once, and the ink beside edges adds to it (on the webcam frames of 18 cards, a
     tenth of the index search's time). It may hold the frame already shrunk by a factor
-    ``f`` under ``("small", f)``, as :func:`locate` shrank it."""
+    ``f`` under ``("small", f)``, as :func:`locate` shrank it.
+
+    ``window`` (x0, y0, x1, y1, frame pixels): only that part of the frame is looked at
+    (the index search's, round the paper its cards read leave unexplained); the paper's
+    level is still the whole frame's. Ink is found there as on the whole frame, but within
+    a neighbourhood's reach of the window's sides."""
     if memo is None:
         memo = {}
     fh, fw = frame.shape[:2]
     # ink is looked for on the frame shrunk by a whole factor, the typical rank glyph kept
     # at least INDEX_GLYPH pixels tall
     f = max(1, min(int(0.1 * card_height / INDEX_GLYPH), -(-max(fw, fh) // DETECTION_SIZE)))
-    if ("dark", f) not in memo:
+    if ("dark", f, window) not in memo:
         # the frame shrunk as :func:`locate` shrinks it, where it was (the same call: 0.8 ms
         # of a 1280 x 720 frame's 40 where it was shrunk again)
         small = memo.get(("small", f))
@@ -2178,24 +2224,33 @@ def index_ink(
                     frame, (max(1, fw // f), max(1, fh // f)), interpolation=cv2.INTER_AREA
                 )
             )
-        b, g, r = cv2.split(small)
+        sh, sw = small.shape[:2]
+        x0, y0, x1, y1 = (0, 0, sw, sh) if window is None else _shrunk_window(window, f, sw, sh)
+        b, g, r = cv2.split(np.ascontiguousarray(small[y0:y1, x0:x1]))
         dark = cv2.min(cv2.min(b, g), r)
-        memo["dark", f] = (
+        # the paper's level from every fourth pixel of the whole frame, windowed or not
+        sample = dark[::4, ::4]
+        if window is not None:
+            b, g, r = cv2.split(np.ascontiguousarray(small[::4, ::4]))
+            sample = cv2.min(cv2.min(b, g), r)
+        memo["dark", f, window] = (
             dark,
-            round(INDEX_LIGHT * percentile_u8(dark[::4, ::4], 99)),
+            round(INDEX_LIGHT * percentile_u8(sample, 99)),
             cv2.add(dark, np.full_like(dark, INDEX_INK)),
+            (x0, y0),
+            (sw, sh),
         )
     # light: paper is at least INDEX_LIGHT of the frame's lightest, in the darkest channel;
     # darker: the darkest channel plus INDEX_INK (ink is where even that is below the mean
     # of its neighbourhood)
-    darkest, light, darker = memo["dark", f]
-    sx, sy = fw / darkest.shape[1], fh / darkest.shape[0]
+    darkest, light, darker, origin, shrunk_size = memo["dark", f, window]
+    sx, sy = fw / shrunk_size[0], fh / shrunk_size[1]
     # ink: darker than its neighbourhood by INDEX_INK, where the neighbourhood is light
     if card_height:  # an index's own size, and a narrower one (INDEX_NARROW_BLOCK)
         blocks = [max(15, int(share * card_height / f) | 1) for share in (0.3, INDEX_NARROW_BLOCK)]
     else:  # glyphs of any size: also against a neighbourhood of large ones
-        blocks = [31, max(31, int(INDEX_WIDE_BLOCK * min(darkest.shape[:2])) | 1)]
-    key = (f, *blocks)
+        blocks = [31, max(31, int(INDEX_WIDE_BLOCK * min(shrunk_size[::-1])) | 1)]
+    key = (f, window, *blocks)
     if ("found", *key, beside_edges) in memo:
         found_ink: IndexInk = memo["found", *key, beside_edges]
         return found_ink
@@ -2223,7 +2278,9 @@ def index_ink(
         ink = cv2.bitwise_or(ink, beside.astype(np.uint8) * 255)
     inside = np.zeros_like(ink)
     if taken:  # a component centred inside a quad taken is no index of another card
-        shrunk = [np.round(t / np.array([sx, sy], np.float32)).astype(np.int32) for t in taken]
+        to_shrunk = np.array([sx, sy], np.float32)
+        at = np.array(origin, np.int32)
+        shrunk = [np.round(t / to_shrunk).astype(np.int32) - at for t in taken]
         for t in shrunk:  # one by one: overlapping quads filled at once cancel out
             cv2.fillConvexPoly(inside, t, 255)
         ink = cv2.bitwise_and(ink, cv2.bitwise_not(inside))
@@ -2237,12 +2294,14 @@ def index_ink(
         w * sx,
         h * sy,
         area,
-        (centres + 0.5) * np.array([sx, sy]) - 0.5,
+        (centres + np.array(origin) + 0.5) * np.array([sx, sy]) - 0.5,
         inside[cy, cx] != 0,
         sx,
         sy,
         fw,
         fh,
+        origin,
+        shrunk_size,
     )
     memo["found", *key, beside_edges] = out
     return out
@@ -2259,6 +2318,7 @@ def index_hypotheses(
     shown: tuple[float, float, float, float] | None = None,
     memo: dict[tuple[Any, ...], Any] | None = None,
     most: int = MAX_INDEX_PAIRS,
+    window: _Window | None = None,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """Whole-card quads guessed from index corners: each pair of ink components that looks
     like a rank glyph over a suit symbol (:data:`INDEX_RANK_OVER_SUIT` and the extents
@@ -2284,7 +2344,7 @@ def index_hypotheses(
     photographs of one card: a close-up's index may lie near the picture's edge). ``memo``:
     :func:`index_ink`'s, where ``ink`` is not given."""
     if ink is None:
-        ink = index_ink(frame, card_height, taken, memo=memo)
+        ink = index_ink(frame, card_height, taken, memo=memo, window=window)
     fh, fw = ink.height, ink.width
     sx, sy, labels = ink.sx, ink.sy, ink.labels
     w, h, area = ink.w, ink.h, ink.area
@@ -2349,9 +2409,13 @@ def index_hypotheses(
     grid_u, grid_v = x0 + _BOX_STEPS * (x1 - x0), y0 + _BOX_STEPS * (y1 - y0)
     gx, gy = _grid_on_cards(on, grid_u, grid_v, squash)
     lh, lw = labels.shape
-    px = _pixels((gx + 0.5) / sx - 0.5, lw)
-    py = _pixels((gy + 0.5) / sy - 0.5, lh)
-    lab = labels.ravel()[(py * lw + px).reshape(len(kept), len(_BOX_STEPS) ** 2)]
+    # each point's pixel on the shrunk frame, then in the part of it labelled (beyond
+    # that part, where a window was looked at, no ink: the background's label)
+    px = _pixels((gx + 0.5) / sx - 0.5, ink.shrunk[0] or lw) - ink.origin[0]
+    py = _pixels((gy + 0.5) / sy - 0.5, ink.shrunk[1] or lh) - ink.origin[1]
+    looked = (px >= 0) & (px < lw) & (py >= 0) & (py < lh)
+    at = np.where(looked, py * lw + px, 0)
+    lab = np.where(looked, labels.ravel()[at], 0).reshape(len(kept), len(_BOX_STEPS) ** 2)
     rk, sk = ri[kept], si[kept]
     own = (lab == 0) | (lab == (idx[rk] + 1)[:, None]) | (lab == (idx[sk] + 1)[:, None])
     clutter = 1.0 - own.mean(axis=1)
@@ -2428,6 +2492,7 @@ def beside_edges_hypotheses(
     box: tuple[float, float, float, float],
     first: Sequence[tuple[NDArray[np.float64], Point]],
     memo: dict[tuple[Any, ...], Any] | None = None,
+    window: _Window | None = None,
 ) -> list[tuple[NDArray[np.float64], Point]]:
     """The guesses :func:`index_hypotheses` makes from the ink found also beside cards'
     edges (:func:`index_ink`'s ``beside_edges``) whose rank glyphs are not those of the
@@ -2436,7 +2501,7 @@ def beside_edges_hypotheses(
     (the table's dark rim beside a card among it) reorders the guesses of a crowded frame,
     whose budget of tries the first ones use: pooled with them, the standard decks read 39
     cards more and 32 fewer; after them, 9 more and none fewer. ``memo``: :func:`index_ink`'s."""
-    ink = index_ink(frame, card_height, taken, beside_edges=True, memo=memo)
+    ink = index_ink(frame, card_height, taken, beside_edges=True, memo=memo, window=window)
     seen = np.array([c for _, c in first], np.float64).reshape(-1, 2)
     out: list[tuple[NDArray[np.float64], Point]] = []
     room = MAX_INDEX_PAIRS - len(first)
@@ -4038,10 +4103,19 @@ class Recognizer:
         memo: dict[tuple[Any, ...], Any] = {}  # the ink found on the frame (index_ink)
         if found.small is not None:  # the frame shrunk as index_ink shrinks it, made once
             memo["small", found.factor] = found.small
+        # only round the paper left (the cards read sizing the reach), where it is not most
+        # of the frame: ink further off is on the cards read or on the table
+        window = (
+            _search_window(np.asarray(opened, np.uint8), found.scale, card_h, frame.shape)
+            if left < paper.size
+            else None
+        )
         if len(clean) < SQUASH_TRUSTED:  # too few outlines to trust their squash
-            squash = self._probed_squash(frame, squash, sizing, outside, memo)
+            squash = self._probed_squash(frame, squash, sizing, outside, memo, window)
             card_h = _typical_height(sizing, squash)
-        hyps = index_hypotheses(frame, card_h, squash, outside, p.aspect, p.index_box, memo=memo)
+        hyps = index_hypotheses(
+            frame, card_h, squash, outside, p.aspect, p.index_box, memo=memo, window=window
+        )
         # the squashes a promising corner is guessed at again (INDEX_SQUASH_DOUBT): the
         # camera's own, the outlines' where the probe chose another, and one probe's step
         # either side (perspective varies the squash across a frame)
@@ -4121,7 +4195,7 @@ class Recognizer:
                     break
                 by_edges = False
                 hyps += beside_edges_hypotheses(
-                    frame, card_h, squash, outside, p.aspect, p.index_box, hyps, memo
+                    frame, card_h, squash, outside, p.aspect, p.index_box, hyps, memo, window
                 )
                 if i == len(hyps):
                     break
@@ -4180,6 +4254,7 @@ class Recognizer:
         taken: Sequence[NDArray[np.float32]],
         outside: Sequence[NDArray[np.float32]],
         memo: dict[tuple[Any, ...], Any] | None = None,
+        window: _Window | None = None,
     ) -> float:
         """The frame's squash as its index corners read best: at ``measured`` (what its
         outlines gave) and at each of :data:`SQUASH_PROBED`, the :data:`SQUASH_PROBE` most
@@ -4193,7 +4268,7 @@ class Recognizer:
         assert self.reader is not None
         p = self.profile
         squashes = sorted({measured, *SQUASH_PROBED})
-        ink = index_ink(frame, _typical_height(taken, measured), outside, memo=memo)
+        ink = index_ink(frame, _typical_height(taken, measured), outside, memo=memo, window=window)
         guesses = [
             [
                 quad

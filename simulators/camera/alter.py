@@ -7,18 +7,22 @@ takes the image (BGR) and a generator seeded for it (only the noise and the pers
 draw from it), and returns a new image.
 
 :func:`close_ups` cuts the cards out instead, each filling its own small frame, as a
-camera close over the board (or a 128-pixel crop) shows one card.
+camera close over the board (or a 128-pixel crop) shows one card; :func:`real_faces` cuts
+them out upright, and :func:`dealt_on_felt` deals those real faces on a rendered felt
+table, as a studio's camera over a dealt round shows real print.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from config.camera import ZoneLayout
 from controller.cards import Card
 from drivers.camera.evaluate import Evaluation, evaluate
 from drivers.camera.recognizer import (
@@ -29,16 +33,20 @@ from drivers.camera.recognizer import (
     exposed,
     locate,
 )
+from simulators.camera.scene import RenderedFrame, SceneOptions, deal_layout, render_scene
 
 __all__ = [
     "ALTERATIONS",
     "ALTERED_SEED",
     "CLOSE_UP_HEIGHTS",
+    "DEALT_CARD_WIDTH",
     "Alteration",
     "CloseUps",
     "close_up",
     "close_ups",
+    "dealt_on_felt",
     "read_altered",
+    "real_faces",
 ]
 
 Alteration = Callable[[Image, np.random.Generator], Image]
@@ -151,6 +159,66 @@ def close_up(
         return None
     f = height / crop.shape[0]
     return _image(cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+
+
+def real_faces(
+    image: Image, recognizer: Recognizer, held: frozenset[Card], size: tuple[int, int]
+) -> dict[Card, Image]:
+    """The faces of a photograph's cards that the recognizer reads right from an outline
+    found whole (as :func:`close_ups` takes them), each cut along its outline and set
+    upright at ``size`` (width, height; shrunk by area): a real card's print, to lay on a
+    rendered table (:func:`~simulators.camera.scene.render_scene`'s ``faces``). A card is
+    set upright by its shorter side on top; which of its two ends is up is left as it lay
+    (a card's two ends look alike: either way its index is at a top-left corner)."""
+    whole = locate(exposed(image)).full
+    width, height = size
+    square = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    out: dict[Card, Image] = {}
+    for read in recognizer.recognize(image).cards:
+        corners = np.array(read.corners, np.float64)
+        card = read.card
+        if card not in held or not any(np.abs(q - corners).max() < 1 for q in whole):
+            continue
+        sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+        if sides[0] + sides[2] > sides[1] + sides[3]:  # the top is a long side: turn it
+            corners = np.roll(corners, -1, axis=0)
+        m = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
+        face = cv2.warpPerspective(
+            image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        if card is not None:
+            out[card] = _image(face)
+    return out
+
+
+#: the width of a card dealt on felt (:func:`dealt_on_felt`), as a share of the frame's: 83
+#: pixels of a 1280-pixel frame, seven boxes of two side by side as the shipped layout
+#: places them, above the 80 pixels a black card's suit needs to be read from its index
+DEALT_CARD_WIDTH = 0.065
+
+
+def dealt_on_felt(
+    faces: Mapping[Card, Image],
+    layout: ZoneLayout,
+    seed: int,
+    options: SceneOptions | None = None,
+    count: int = 19,
+) -> RenderedFrame:
+    """A table dealt as the layout's zones place its cards (two a box, the dealer's two,
+    the board), each card a real one's face (``faces``, :func:`real_faces`), ``count`` of
+    them drawn by ``seed``, laid on a rendered felt as the renderer's camera sees it
+    (``options``: by default a plain green felt seen from overhead, cards
+    :data:`DEALT_CARD_WIDTH` of the frame wide; where given, their cards are no wider than
+    that, so that a box's two cards stay side by side)."""
+    rng = random.Random(seed)
+    cards = sorted(faces)
+    rng.shuffle(cards)
+    opts = options or SceneOptions()
+    opts = replace(
+        opts, card_width=min(opts.card_width, DEALT_CARD_WIDTH) if options else DEALT_CARD_WIDTH
+    )
+    placements = deal_layout(layout, cards[:count], rng, card_width=opts.card_width)
+    return render_scene(placements, opts, seed=seed, faces=faces)
 
 
 @dataclass

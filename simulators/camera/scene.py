@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -180,17 +180,30 @@ def _light(img: Image, options: SceneOptions, rng: np.random.Generator) -> Image
     return img8
 
 
+def _card_sized(face: Image) -> Image:
+    """A face picture at the renderer's card size (shrunk by area, enlarged linearly)."""
+    if face.shape[:2] == (CARD_HEIGHT, CARD_WIDTH):
+        return face
+    shrink = face.shape[0] > CARD_HEIGHT
+    interpolation = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(face, (CARD_WIDTH, CARD_HEIGHT), interpolation=interpolation), np.uint8)
+
+
 def render_scene(
     placements: Sequence[CardPlacement],
     options: SceneOptions = SceneOptions(),
     seed: int = 0,
     *,
     felt: Image | None = None,
+    faces: Mapping[Card, Image] | None = None,
 ) -> RenderedFrame:
     """Render the cards on the felt as the camera sees them; deterministic from ``seed``.
 
     ``felt`` is a top view of the empty felt to reuse (:func:`render_felt`); a frame stream
-    of one table draws it once instead of every frame.
+    of one table draws it once instead of every frame. ``faces``: a card's face as a picture
+    (BGR, upright, its index at the top left; resized to the renderer's card) to lay in
+    place of the rendered one (a real card's print cut out of a photograph:
+    :func:`~simulators.camera.alter.real_faces`).
     """
     rng = np.random.default_rng(seed)
     w, h = options.width, options.height
@@ -226,7 +239,12 @@ def render_scene(
         if x1 <= x0 or y1 <= y0:
             continue
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        face = render_face(p.card, p.face) if p.card is not None else render_back(p.back)
+        if p.card is None:
+            face = render_back(p.back)
+        elif faces is not None and p.card in faces:
+            face = _card_sized(faces[p.card])
+        else:
+            face = render_face(p.card, p.face)
         size = (int(x1 - x0), int(y1 - y0))
         patch = cv2.warpPerspective(face, shift @ m, size, flags=cv2.INTER_AREA)
         alpha = cv2.warpPerspective(CARD_MASK, shift @ m, size, flags=cv2.INTER_LINEAR)
