@@ -464,7 +464,18 @@ def _dissenting(corner: CornerRead, card: Card) -> bool:
     return corner.suit != int(card.suit) and corner.suit_lead >= AGREED_DISSENT * SUIT_LEAD
 
 
-def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
+def _clearly_agrees(corner: CornerRead, card: Card) -> bool:
+    """Whether one learned corner names ``card`` itself with the rank's and the suit's
+    leads."""
+    return (
+        corner.rank == int(card.rank)
+        and corner.suit == int(card.suit)
+        and corner.rank_lead >= RANK_LEAD
+        and corner.suit_lead >= SUIT_LEAD
+    )
+
+
+def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool, split: bool = True) -> bool:
     """Whether the learned reader's two corners of a card refuse the built-in profile's
     read ``card``: both name one other rank than its (or no index), each with the rank's
     lead, or both one other suit, each with :data:`AGREED_DISSENT` times the suit's lead
@@ -479,7 +490,11 @@ def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
     suit's lead (its rank read at least with the rank's lead). One corner is enough there:
     a built-in profile's read of a loose outline rests on one corner too; and a king of
     clubs the rendered glyphs call a spade is refused on the suit alone, the rank being the
-    same."""
+    same. Nor does a read stand whose two corners, both naming the card's rank with the
+    rank's lead, ``split`` on the suit: one of them names another (with any lead), on a
+    card large enough for the learned reader to read its suit (the caller says: from
+    :data:`LEARNED_MIN_SIDE` on; on smaller rendered cards its corners split where the
+    rendered glyphs read right)."""
     a, b = corners
     rank, suit = int(card.rank), int(card.suit)
     sure = _dissenting(a, card), _dissenting(b, card)
@@ -491,6 +506,17 @@ def _dissent(corners: Sequence[CornerRead], card: Card, whole: bool) -> bool:
         a.rank == rank == b.rank
         and a.suit == b.suit != suit
         and (all(sure) or (any(sure) and min(a.rank_lead, b.rank_lead) >= RANK_LEAD))
+    ):
+        return True
+    # both name the card's rank with the rank's lead, and one of them another suit: the suit
+    # is in doubt (deck F's real two of spades dealt 83 pixels wide on felt: the rendered
+    # glyphs read a two of clubs in 5 of 40 deals, the learned corners one a spade, the
+    # other a club, both with less than the suit's lead)
+    if (
+        split
+        and a.rank == rank == b.rank
+        and min(a.rank_lead, b.rank_lead) >= RANK_LEAD
+        and (a.suit != suit or b.suit != suit)
     ):
         return True
     if not whole:
@@ -2853,6 +2879,22 @@ _RED = frozenset({int(Suit.HEARTS), int(Suit.DIAMONDS)})
 _BLACK = frozenset({int(Suit.CLUBS), int(Suit.SPADES)})
 
 
+def _light_table(small: Image) -> bool:
+    """Whether the frame (shrunk) shows a table as light as paper: its typical brightness
+    (the median HSV value of every eighth pixel) at least :data:`LIGHT_TABLE`, its
+    saturation no more than 80 (light wood, a white desk; not felt, nor a dark table). There
+    the paper test may miss cards that are no brighter than the table."""
+    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return bool(np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80)
+
+
+def _coloured_table(small: Image) -> bool:
+    """Whether the frame (shrunk) shows a coloured table (felt): its typical saturation
+    (the median HSV saturation of every eighth pixel) above 80, where paper has little."""
+    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return bool(np.median(sample[:, 1]) > 80)
+
+
 def _add_edge_quads(
     small: Image,
     quads: list[NDArray[np.float64]],
@@ -2861,17 +2903,18 @@ def _add_edge_quads(
     min_area: float,
     factor: int,
     planes: tuple[Image, Image] | None = None,
+    light: bool | None = None,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
-    """The paper test's quads, and on a light table (its typical brightness at least
-    :data:`LIGHT_TABLE`, its saturation no more than 80), where the paper test found no
+    """The paper test's quads, and on a light table (:func:`_light_table`; ``light``, where
+    already known), where the paper test found no
     clean card at all (a glare running into the only card), or where it left a blob at
     least as large as every clean card (a court card run into lit grain), the card shapes of
     :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
     light as paper), each standing for the larger loose quads fitted beyond the frame that
     it lies in; and its blobs, less those that lie inside a card found by its edges (the
     rim of a close card's paper against the table)."""
-    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    light = np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80
+    if light is None:
+        light = _light_table(small)
     if not light and any(o is None for o in loose):
         # paper is brighter than a darker table, paler than felt: its cards were found,
         # unless a blob at least as large as every clean card is left (a court card run
@@ -2995,6 +3038,9 @@ class Located:
     #: looks for ink on the frame shrunk alike, and takes this one: the same call's pixels)
     small: Image | None = None
     factor: int = 1
+    #: the table is coloured (felt: :func:`_coloured_table`): paper, colourless, is told
+    #: from it wherever it lies
+    coloured: bool = False
 
     def cards(self, *, loose: bool = False) -> list[NDArray[np.float64]]:
         """The clean card outlines in frame pixels (largest first); with ``loose``, also
@@ -3108,8 +3154,9 @@ def locate(frame: Image) -> Located:
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
     quads, loose = _drop_holders(quads, loose)
     blobs = {id(o) for o in outlines}
+    light = _light_table(small)
     quads, outlines, loose = _add_edge_quads(
-        small, quads, outlines, loose, min_area, factor, (low_sat, value)
+        small, quads, outlines, loose, min_area, factor, (low_sat, value), light
     )
     quads, loose = _drop_holders(quads, loose)
     parts = [o.reshape(-1, 1, 2) for o in outlines if id(o) not in blobs]
@@ -3118,7 +3165,8 @@ def locate(frame: Image) -> Located:
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
-    return Located(mask, scale, quads, outlines, loose, full, measured, small, factor)
+    coloured = _coloured_table(small)
+    return Located(mask, scale, quads, outlines, loose, full, measured, small, factor, coloured)
 
 
 #: a seven to a ten whose middle shows up to this many pips fewer than its rank is not
@@ -3533,8 +3581,10 @@ class Recognizer:
 
         The network's time grows with each corner it reads and with each call: all the
         checks' corners are read in one call, and under :data:`CROSS_CHECK_SIDE` a second
-        corner only where the first dissents, in a second call
-        (``benchmarks/recognizer.py``)."""
+        corner only where the first does not name the card clearly (:func:`_clearly_agrees`:
+        where it had to dissent first, deck F's real two of spades dealt small on felt was
+        read as a two of clubs, its first corner naming a club faintly, its second a
+        spade), in a second call (``benchmarks/recognizer.py``)."""
         assert self.reader is not None
         whole = [size >= CROSS_CHECK_SIDE for _, _, size in checks]
         asked = [p if w else p[:1] for (p, _, _), w in zip(checks, whole, strict=True)]
@@ -3544,15 +3594,15 @@ class Recognizer:
         more = [
             i
             for i, ((_, card, _), w) in enumerate(zip(checks, whole, strict=True))
-            if not w and _dissenting(reads[i][0], card)
+            if not w and not _clearly_agrees(reads[i][0], card)
         ]
         for i, c in zip(
             more, self.reader.read([checks[i][0][1] for i in more], ink=False), strict=True
         ):
             reads[i].append(c)
         return [
-            len(r) == 2 and _dissent(r, card, w)
-            for r, (_, card, _), w in zip(reads, checks, whole, strict=True)
+            len(r) == 2 and _dissent(r, card, w, size >= LEARNED_MIN_SIDE)
+            for r, (_, card, size), w in zip(reads, checks, whole, strict=True)
         ]
 
     def _outline_glyphs(
@@ -4104,10 +4154,13 @@ class Recognizer:
         if found.small is not None:  # the frame shrunk as index_ink shrinks it, made once
             memo["small", found.factor] = found.small
         # only round the paper left (the cards read sizing the reach), where it is not most
-        # of the frame: ink further off is on the cards read or on the table
+        # of the frame, and where the paper test finds every card: on a coloured table
+        # (felt). On a white desk brightened or darkened, the cards of a pile the search
+        # read lay beyond the only paper left, a stretch of the desk: a table not coloured
+        # is searched whole. Ink further off is on the cards read or on the felt
         window = (
             _search_window(np.asarray(opened, np.uint8), found.scale, card_h, frame.shape)
-            if left < paper.size
+            if left < paper.size and found.coloured
             else None
         )
         if len(clean) < SQUASH_TRUSTED:  # too few outlines to trust their squash
