@@ -186,7 +186,9 @@ def _card_sized(face: Image) -> Image:
         return face
     shrink = face.shape[0] > CARD_HEIGHT
     interpolation = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
-    return np.asarray(cv2.resize(face, (CARD_WIDTH, CARD_HEIGHT), interpolation=interpolation), np.uint8)
+    return np.asarray(
+        cv2.resize(face, (CARD_WIDTH, CARD_HEIGHT), interpolation=interpolation), np.uint8
+    )
 
 
 def render_scene(
