@@ -2198,8 +2198,8 @@ class IndexInk:
     sy: float
     width: int  # the frame's
     height: int
-    origin: tuple[int, int] = (0, 0)
-    shrunk: tuple[int, int] = (0, 0)
+    origin: tuple[int, int]
+    shrunk: tuple[int, int]
 
 
 def index_ink(
@@ -2437,8 +2437,8 @@ def index_hypotheses(
     lh, lw = labels.shape
     # each point's pixel on the shrunk frame, then in the part of it labelled (beyond
     # that part, where a window was looked at, no ink: the background's label)
-    px = _pixels((gx + 0.5) / sx - 0.5, ink.shrunk[0] or lw) - ink.origin[0]
-    py = _pixels((gy + 0.5) / sy - 0.5, ink.shrunk[1] or lh) - ink.origin[1]
+    px = _pixels((gx + 0.5) / sx - 0.5, ink.shrunk[0]) - ink.origin[0]
+    py = _pixels((gy + 0.5) / sy - 0.5, ink.shrunk[1]) - ink.origin[1]
     looked = (px >= 0) & (px < lw) & (py >= 0) & (py < lh)
     at = np.where(looked, py * lw + px, 0)
     lab = np.where(looked, labels.ravel()[at], 0).reshape(len(kept), len(_BOX_STEPS) ** 2)
@@ -2879,20 +2879,15 @@ _RED = frozenset({int(Suit.HEARTS), int(Suit.DIAMONDS)})
 _BLACK = frozenset({int(Suit.CLUBS), int(Suit.SPADES)})
 
 
-def _light_table(small: Image) -> bool:
-    """Whether the frame (shrunk) shows a table as light as paper: its typical brightness
-    (the median HSV value of every eighth pixel) at least :data:`LIGHT_TABLE`, its
-    saturation no more than 80 (light wood, a white desk; not felt, nor a dark table). There
-    the paper test may miss cards that are no brighter than the table."""
+def _table_tone(small: Image) -> tuple[bool, bool]:
+    """Whether the frame (shrunk) shows a table as light as paper, and whether a coloured
+    one, from the median HSV value and saturation of every eighth pixel. Light: a value of
+    at least :data:`LIGHT_TABLE` and a saturation of no more than 80 (light wood, a white
+    desk: the paper test may miss cards no brighter than it). Coloured: a saturation above
+    80 (felt: paper, colourless, is told from it wherever it lies)."""
     sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    return bool(np.median(sample[:, 2]) >= LIGHT_TABLE and np.median(sample[:, 1]) <= 80)
-
-
-def _coloured_table(small: Image) -> bool:
-    """Whether the frame (shrunk) shows a coloured table (felt): its typical saturation
-    (the median HSV saturation of every eighth pixel) above 80, where paper has little."""
-    sample = cv2.cvtColor(small[::8, ::8], cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    return bool(np.median(sample[:, 1]) > 80)
+    value, saturation = float(np.median(sample[:, 2])), float(np.median(sample[:, 1]))
+    return value >= LIGHT_TABLE and saturation <= 80, saturation > 80
 
 
 def _add_edge_quads(
@@ -2902,19 +2897,17 @@ def _add_edge_quads(
     loose: list[NDArray[np.int32] | None],
     min_area: float,
     factor: int,
-    planes: tuple[Image, Image] | None = None,
-    light: bool | None = None,
+    planes: tuple[Image, Image] | None,
+    light: bool,
 ) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int32]], list[NDArray[np.int32] | None]]:
-    """The paper test's quads, and on a light table (:func:`_light_table`; ``light``, where
-    already known), where the paper test found no
+    """The paper test's quads, and on a ``light`` table (:func:`_table_tone`), where the
+    paper test found no
     clean card at all (a glare running into the only card), or where it left a blob at
     least as large as every clean card (a court card run into lit grain), the card shapes of
     :func:`edge_quads` whose centres lie in none of its quads or blobs (cards on a table as
     light as paper), each standing for the larger loose quads fitted beyond the frame that
     it lies in; and its blobs, less those that lie inside a card found by its edges (the
     rim of a close card's paper against the table)."""
-    if light is None:
-        light = _light_table(small)
     if not light and any(o is None for o in loose):
         # paper is brighter than a darker table, paler than felt: its cards were found,
         # unless a blob at least as large as every clean card is left (a court card run
@@ -3036,11 +3029,10 @@ class Located:
     measured: list[NDArray[np.bool_]]  # per quad: which sides were measured
     #: the frame as shrunk to look for paper, and by which whole factor (the index search
     #: looks for ink on the frame shrunk alike, and takes this one: the same call's pixels)
-    small: Image | None = None
-    factor: int = 1
-    #: the table is coloured (felt: :func:`_coloured_table`): paper, colourless, is told
-    #: from it wherever it lies
-    coloured: bool = False
+    small: Image
+    factor: int
+    #: the table is coloured (felt, :func:`_table_tone`): the paper test finds every card
+    coloured: bool
 
     def cards(self, *, loose: bool = False) -> list[NDArray[np.float64]]:
         """The clean card outlines in frame pixels (largest first); with ``loose``, also
@@ -3154,7 +3146,7 @@ def locate(frame: Image) -> Located:
     quads, outlines, loose = find_shapes(mask, min_area=min_area, value=value)
     quads, loose = _drop_holders(quads, loose)
     blobs = {id(o) for o in outlines}
-    light = _light_table(small)
+    light, coloured = _table_tone(small)
     quads, outlines, loose = _add_edge_quads(
         small, quads, outlines, loose, min_area, factor, (low_sat, value), light
     )
@@ -3165,7 +3157,6 @@ def locate(frame: Image) -> Located:
     # a shrunk pixel's centre, in the frame's pixels; then onto the paper's edges
     full = [(found + 0.5) * scale - 0.5 for found in quads]
     full, measured = measure_quads(frame, full, reach=max(4.0, 3.0 * float(scale.max())))
-    coloured = _coloured_table(small)
     return Located(mask, scale, quads, outlines, loose, full, measured, small, factor, coloured)
 
 
@@ -4151,8 +4142,7 @@ class Recognizer:
         outside = [*taken, *backs, *contested]
         measured = squash
         memo: dict[tuple[Any, ...], Any] = {}  # the ink found on the frame (index_ink)
-        if found.small is not None:  # the frame shrunk as index_ink shrinks it, made once
-            memo["small", found.factor] = found.small
+        memo["small", found.factor] = found.small  # as index_ink shrinks it, made once
         # only round the paper left (the cards read sizing the reach), where it is not most
         # of the frame, and where the paper test finds every card: on a coloured table
         # (felt). On a white desk brightened or darkened, the cards of a pile the search

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from config.camera import ZoneLayout
 from controller.cards import Card
@@ -161,24 +162,36 @@ def close_up(
     return _image(cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
 
 
+def _read_whole(
+    image: Image, recognizer: Recognizer, held: frozenset[Card]
+) -> list[tuple[Card, NDArray[np.float64]]]:
+    """The cards of a photograph that the recognizer reads right (``held``: the cards it
+    holds) from an outline found whole, with their corners: the recognizer's own
+    :func:`~drivers.camera.recognizer.locate` on the image as it looks at it (a dim one
+    brightened: :func:`~drivers.camera.recognizer.exposed`); a card guessed from its index
+    alone has no certain edges to cut along."""
+    whole = locate(exposed(image)).full
+    out = []
+    for read in recognizer.recognize(image).cards:
+        corners = np.array(read.corners, np.float64)
+        if read.card in held and any(np.abs(q - corners).max() < 1 for q in whole):
+            out.append((read.card, corners))
+    return out
+
+
 def real_faces(
     image: Image, recognizer: Recognizer, held: frozenset[Card], size: tuple[int, int]
 ) -> dict[Card, Image]:
     """The faces of a photograph's cards that the recognizer reads right from an outline
     found whole (as :func:`close_ups` takes them), each cut along its outline and set
-    upright at ``size`` (width, height; shrunk by area): a real card's print, to lay on a
+    upright at ``size`` (width, height; warped linearly): a real card's print, to lay on a
     rendered table (:func:`~simulators.camera.scene.render_scene`'s ``faces``). A card is
     set upright by its shorter side on top; which of its two ends is up is left as it lay
     (a card's two ends look alike: either way its index is at a top-left corner)."""
-    whole = locate(exposed(image)).full
     width, height = size
     square = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     out: dict[Card, Image] = {}
-    for read in recognizer.recognize(image).cards:
-        corners = np.array(read.corners, np.float64)
-        card = read.card
-        if card not in held or not any(np.abs(q - corners).max() < 1 for q in whole):
-            continue
+    for card, corners in _read_whole(image, recognizer, held):
         sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
         if sides[0] + sides[2] > sides[1] + sides[3]:  # the top is a long side: turn it
             corners = np.roll(corners, -1, axis=0)
@@ -186,8 +199,7 @@ def real_faces(
         face = cv2.warpPerspective(
             image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
-        if card is not None:
-            out[card] = _image(face)
+        out[card] = _image(face)
     return out
 
 
@@ -213,10 +225,8 @@ def dealt_on_felt(
     rng = random.Random(seed)
     cards = sorted(faces)
     rng.shuffle(cards)
-    opts = options or SceneOptions()
-    opts = replace(
-        opts, card_width=min(opts.card_width, DEALT_CARD_WIDTH) if options else DEALT_CARD_WIDTH
-    )
+    width = DEALT_CARD_WIDTH if options is None else min(options.card_width, DEALT_CARD_WIDTH)
+    opts = replace(options or SceneOptions(), card_width=width)
     placements = deal_layout(layout, cards[:count], rng, card_width=opts.card_width)
     return render_scene(placements, opts, seed=seed, faces=faces)
 
@@ -238,22 +248,14 @@ def close_ups(
     recognizer: Recognizer,
     heights: Sequence[int] = CLOSE_UP_HEIGHTS,
 ) -> dict[int, CloseUps]:
-    """Each photograph's cards read right from an outline found whole (the recognizer's
-    own :func:`~drivers.camera.recognizer.locate`: a card guessed from its index alone has
-    no certain edges to cut along) cut out at each of ``heights`` (:func:`close_up`, never
-    enlarged) and read again alone; ``photos`` are the images with the cards they hold.
-    The outlines are looked for on the image as the recognizer looks at it (a dim one
-    brightened: :func:`~drivers.camera.recognizer.exposed`), so that its cards' corners are
-    theirs."""
+    """Each photograph's cards read right from an outline found whole (:func:`_read_whole`)
+    cut out at each of ``heights`` (:func:`close_up`, never enlarged) and read again alone;
+    ``photos`` are the images with the cards they hold."""
     out = {height: CloseUps() for height in heights}
     for image, held in photos:
-        whole = locate(exposed(image)).full
-        for read in recognizer.recognize(image).cards:
-            corners = np.array(read.corners)
-            if read.card not in held or not any(np.abs(q - corners).max() < 1 for q in whole):
-                continue
+        for card, corners in _read_whole(image, recognizer, held):
             for height in heights:
-                crop = close_up(image, read.corners, height)
+                crop = close_up(image, [(float(x), float(y)) for x, y in corners], height)
                 if crop is None:
                     continue
                 tally, again = out[height], recognizer.recognize(crop)
@@ -263,6 +265,6 @@ def close_ups(
                     cv2.pointPolygonTest(np.array(d.corners, np.float32), centre, False) >= 0
                     for d in again.detections
                 )
-                tally.right += any(d.card == read.card for d in again.cards)
+                tally.right += any(d.card == card for d in again.cards)
                 tally.wrong += any(d.card not in held for d in again.cards)
     return out
